@@ -1,0 +1,46 @@
+# Record Room: the two commands of the README are `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint typecheck pytest lock system-deps bench clean
+
+$(STAMP): requirements.lock pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $(STAMP)
+
+## run: start the main job (a Disc Cover simulation until the server lands)
+run: $(STAMP)
+	$(BIN)/recordroom simulate disc-cover --players 5 --variant cooperative --games 1000 --seed 1
+
+## test: install what the tests need, then lint, format check, type check and the whole suite
+test: $(STAMP) system-deps lint typecheck pytest
+
+system-deps:
+	@bash scripts/system-deps.sh
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	$(BIN)/pytest
+
+## lock: re-resolve requirements.lock from pyproject.toml (needs network access to the package index)
+lock:
+	$(BIN)/python -m pip install --quiet uv
+	$(BIN)/uv pip compile pyproject.toml --extra dev -o requirements.lock --python-version 3.11
+
+## bench: the speed benchmarks (not part of make test)
+bench: $(STAMP)
+	$(BIN)/python -m bench.playout
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

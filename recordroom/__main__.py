@@ -1,0 +1,5 @@
+"""``python -m recordroom`` is the ``recordroom`` command."""
+
+from recordroom.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,50 @@
+"""The ``recordroom`` command: ``serve``, ``simulate`` and the other faces of the engine.
+
+Each sub-command is registered by a small ``add_*`` function below and does its work in the module
+of its concern, so this file stays a table of contents.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from recordroom import __version__
+
+
+def add_simulate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``recordroom simulate GAME ...``: play many games with agents and summarise them."""
+    from recordroom.simulate import cli as simulate_cli
+
+    simulate_cli.register(commands)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command-line interface."""
+    parser = argparse.ArgumentParser(
+        prog="recordroom",
+        description=(
+            "Record Room: play Disc Cover and Draft & Write Records on one shared screen and "
+            "your phones, or simulate them fast."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"recordroom {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    add_simulate(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command line; returns the process exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    status: int = args.run(args)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,98 @@
+"""The contract every game of Record Room keeps.
+
+A game is an object (each game module exposes it as ``GAME``) of pure functions over immutable
+states::
+
+    state = game.new_state(players=4, seed=7, options={"variant": "cooperative"})
+    state.active                        # frozenset of seats that must act now (empty when over)
+    game.legal_actions(state, seat)     # tuple of JSON-safe action dicts, deterministic order
+    state = game.apply(state, seat, action)   # a new state; raises IllegalAction & co.
+    game.view(state, seat)              # what that seat may know; seat=None: the public table
+    game.is_over(state); game.result(state)
+    game.dumps(state); game.loads(text)
+
+Simultaneous choices (votes, draft picks) are a set of active seats. A seat that has chosen leaves
+``active``; its choice stays hidden from every other view until the last active seat has chosen,
+and may be replaced by another choice of the same round until then (the one case where a seat
+outside ``active`` may act). Every draw of chance comes from the seeded RNG kept in the state, so
+``(options, seed, action log)`` replays exactly (see :mod:`recordroom.engine.playout`).
+
+Actions returned by ``legal_actions`` may be shared between calls: treat them as read-only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
+
+if TYPE_CHECKING:
+    from recordroom.engine.agents import Agent
+
+Seat: TypeAlias = int
+Action: TypeAlias = dict[str, Any]
+JSONDict: TypeAlias = dict[str, Any]
+
+
+@runtime_checkable
+class GameState(Protocol):
+    """What every game state offers to code that does not know the game."""
+
+    @property
+    def active(self) -> frozenset[int]:
+        """Seats that must act now; empty once the game is over."""
+        ...
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Declarative facts about a game, read by the server, the simulator and the test suites."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    option_sets: tuple[Mapping[str, Any], ...] = field(default_factory=lambda: ({},))
+    """The distinct option sets worth testing (the conformance suite runs every one)."""
+    agent_kinds: tuple[str, ...] = ("random",)
+    """The kinds ``Game.agent`` accepts, the strongest last; the first is always "random"."""
+
+
+class Game(Protocol):
+    """The engine contract (see the module docstring)."""
+
+    info: GameInfo
+
+    def new_state(
+        self, players: int, seed: int, options: Mapping[str, Any] | None = None
+    ) -> Any: ...
+
+    def legal_actions(self, state: Any, seat: Seat) -> tuple[Action, ...]: ...
+
+    def apply(self, state: Any, seat: Seat, action: Action) -> Any: ...
+
+    def view(self, state: Any, seat: Seat | None) -> JSONDict: ...
+
+    def is_over(self, state: Any) -> bool: ...
+
+    def result(self, state: Any) -> JSONDict: ...
+
+    def dumps(self, state: Any) -> str: ...
+
+    def loads(self, text: str) -> Any: ...
+
+    def max_decisions(self, players: int, options: Mapping[str, Any] | None = None) -> int:
+        """An upper bound on the number of accepted actions in one game (changes excluded)."""
+        ...
+
+    def options_of(self, state: Any) -> JSONDict:
+        """The full, normalised options the state was created with (defaults filled in)."""
+        ...
+
+    def players_of(self, state: Any) -> int:
+        """How many seats the game has."""
+        ...
+
+    def agent(self, kind: str, seed: int = 0) -> Agent:
+        """A new agent of that kind (one of ``info.agent_kinds``); ``KeyError`` otherwise."""
+        ...
