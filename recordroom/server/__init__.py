@@ -1,0 +1,16 @@
+"""The game server: rooms and seats over HTTP and one WebSocket per client.
+
+A room holds one game of any registered game. The table screen holds the room's host token, each
+player a seat token; spectators need none. Every message out is built from ``game.view`` for its
+receiver. Every accepted action is committed to the store (SQLite by default) before anyone is
+told, and rooms are rebuilt from their logs when the server starts, so a crash loses nothing.
+
+Modules: :mod:`.protocol` (the wire messages), :mod:`.store` (where rooms live on disk),
+:mod:`.room` (one room's seats, state and rules of who may do what), :mod:`.hub` (all rooms, bots),
+:mod:`.app` (the FastAPI application), :mod:`.serve` (the ``recordroom serve`` command).
+The wire protocol is documented in docs/protocol.md.
+"""
+
+from recordroom.server.app import Settings, create_app
+
+__all__ = ["Settings", "create_app"]

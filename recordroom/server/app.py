@@ -1,0 +1,375 @@
+"""The FastAPI application: the HTTP API, the WebSocket endpoint and the lobby page.
+
+Every handler is ``async`` so that all room changes run on the one event loop, one at a time.
+The HTTP API and the WebSocket messages are described in docs/protocol.md; the OpenAPI page is
+served at ``/docs``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Body, Depends, FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import TypeAdapter, ValidationError
+from starlette.websockets import WebSocketDisconnect
+
+from recordroom import games
+from recordroom.engine.game import Game, JSONDict, Seat
+from recordroom.server.hub import Hub, game_summary
+from recordroom.server.protocol import (
+    CLIENT_TYPES,
+    ActMessage,
+    ClientMessage,
+    CreateRoom,
+    ErrorCode,
+    ErrorMessage,
+    ErrorOut,
+    GameLog,
+    GameOut,
+    Joined,
+    JoinRoom,
+    PongMessage,
+    RoomCreated,
+    RoomInfo,
+    SeatHandedBack,
+    SeatOut,
+    TakeBack,
+)
+from recordroom.server.ratelimit import SlidingWindow
+from recordroom.server.room import Role, Room, ServerError
+from recordroom.server.store import SqliteStore, Store
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+DB_NAME = "recordroom.sqlite3"
+
+
+@dataclass
+class Settings:
+    """How a server is set up; every field has the default ``recordroom serve`` uses."""
+
+    data_dir: Path = Path("data")
+    bot_delay: float = 0.8
+    max_message_bytes: int = 64 * 1024
+    join_limit: tuple[int, float] = (30, 60.0)
+    """Room creations and joins per client: (count, seconds)."""
+    lookup_limit: tuple[int, float] = (240, 60.0)
+    """Room look-ups (info, log, WebSocket connects) per client: (count, seconds)."""
+    game_names: tuple[str, ...] | None = None
+    """The games served (default: every registered game)."""
+    load_game: Callable[[str], Game] = games.load
+    store: Store | None = None
+    """A store to use instead of SQLite in ``data_dir`` (the caller closes it)."""
+
+
+_client_message: TypeAdapter[ActMessage | Any] = TypeAdapter(ClientMessage)
+
+# Close codes of the WebSocket (4000-4999 are the application's own).
+CLOSE_KICKED = 4000
+CLOSE_BAD_TOKEN = 4403
+CLOSE_NOT_FOUND = 4404
+CLOSE_RATE_LIMITED = 4429
+
+
+def _error_response(code: str, message: str, status: int) -> JSONResponse:
+    return JSONResponse(ErrorOut(code=code, message=message).model_dump(), status_code=status)
+
+
+def _client_id(host: Any) -> str:
+    return str(host.host) if host is not None else "unknown"
+
+
+def hub_of(request: Request) -> Hub:
+    """The hub of the app serving the request."""
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def limit(window: SlidingWindow) -> Callable[[Request], None]:
+    """A dependency that counts the request against a rate limit."""
+
+    def check(request: Request) -> None:
+        if not window.allow(_client_id(request.client)):
+            raise ServerError(ErrorCode.RATE_LIMITED, "too many requests; wait a minute", 429)
+
+    return check
+
+
+def host_token(request: Request) -> str | None:
+    """The bearer token of a request, if any."""
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else None
+
+
+HubDep = Annotated[Hub, Depends(hub_of)]
+HostToken = Annotated[str | None, Depends(host_token)]
+
+
+class Connection:
+    """One WebSocket client of a room; messages go out through a queue, in order."""
+
+    def __init__(self, websocket: WebSocket, role: Role, seat: Seat | None) -> None:
+        self.websocket = websocket
+        self.role = role
+        self.seat = seat
+        self.queue: asyncio.Queue[tuple[JSONDict | None, int | None]] = asyncio.Queue()
+
+    def send(self, message: JSONDict) -> None:
+        """Queues a message."""
+        self.queue.put_nowait((message, None))
+
+    def close(self, code: str, message: str) -> None:
+        """Queues an error, then the end of the connection."""
+        self.send(ErrorMessage(code=code, message=message).model_dump())
+        self.queue.put_nowait((None, CLOSE_KICKED))
+
+    async def pump(self) -> None:
+        """Sends queued messages until the connection ends."""
+        while True:
+            message, close_code = await self.queue.get()
+            if message is None:
+                if close_code is not None:
+                    await self.websocket.close(code=close_code)
+                return
+            await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The server application (see the module docstring)."""
+    settings = settings or Settings()
+    joins = SlidingWindow(*settings.join_limit)
+    lookups = SlidingWindow(*settings.lookup_limit)
+    names = settings.game_names if settings.game_names is not None else games.names()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = settings.store or SqliteStore(settings.data_dir / DB_NAME)
+        hub = Hub(store, names, settings.load_game, settings.bot_delay)
+        hub.restore()
+        hub.attach(asyncio.get_running_loop())
+        app.state.hub = hub
+        try:
+            yield
+        finally:
+            await hub.stop()
+            if settings.store is None:
+                store.close()
+
+    app = FastAPI(
+        title="Record Room",
+        summary="Rooms, seats and live game state for Disc Cover and Draft & Write Records.",
+        lifespan=lifespan,
+    )
+
+    @app.exception_handler(ServerError)
+    async def server_error(request: Request, error: ServerError) -> JSONResponse:
+        return _error_response(error.code, error.message, error.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()
+        )
+        return _error_response(ErrorCode.REQUEST_INVALID, problems, 422)
+
+    errors: dict[int | str, dict[str, Any]] = {
+        status: {"model": ErrorOut} for status in (403, 404, 409, 422, 429)
+    }
+
+    def room_info(room: Room) -> RoomInfo:
+        info = room.game.info
+        return RoomInfo(
+            code=room.code,
+            game=room.game_name,
+            title=info.title,
+            status=room.status,
+            options=room.options,
+            min_players=info.min_players,
+            max_players=info.max_players,
+            version=room.version,
+            seats=room.seats_out(),
+            result=room.result,
+        )
+
+    @app.get("/api/health")
+    async def health(hub: HubDep) -> dict[str, Any]:
+        """Whether the server is up, and how many rooms it holds."""
+        return {"ok": True, "rooms": len(hub.rooms)}
+
+    @app.get("/api/games")
+    async def list_games(hub: HubDep) -> list[GameOut]:
+        """The games this server hosts."""
+        return [GameOut(**game_summary(hub.game(name))) for name in hub.game_names]
+
+    @app.post("/api/rooms", status_code=201, responses=errors, dependencies=[Depends(limit(joins))])
+    async def create_room(body: CreateRoom, hub: HubDep) -> RoomCreated:
+        """Opens a room for a game; the answer holds the host's token."""
+        room = hub.create(body.game, body.options)
+        return RoomCreated(code=room.code, host_token=room.host_token)
+
+    @app.get("/api/rooms/{code}", responses=errors, dependencies=[Depends(limit(lookups))])
+    async def get_room(code: str, hub: HubDep) -> RoomInfo:
+        """What anyone with the code may know about a room."""
+        return room_info(hub.get(code))
+
+    @app.post("/api/rooms/{code}/seats", responses=errors, dependencies=[Depends(limit(joins))])
+    async def join_room(code: str, body: JoinRoom, hub: HubDep) -> Joined:
+        """Takes the next free seat; keep the token to reconnect."""
+        seat, token = hub.get(code).join(body.name)
+        return Joined(seat=seat, token=token)
+
+    @app.post("/api/rooms/{code}/bots", responses=errors)
+    async def add_bot(code: str, hub: HubDep, token: HostToken) -> SeatOut:
+        """(host) Adds a bot seat before the start."""
+        room = hub.get(code)
+        room.check_host(token)
+        return room.seats_out()[room.add_bot()]
+
+    @app.post("/api/rooms/{code}/start", responses=errors)
+    async def start_room(code: str, hub: HubDep, token: HostToken) -> RoomInfo:
+        """(host) Starts the game with the seats taken."""
+        room = hub.get(code)
+        room.check_host(token)
+        room.start()
+        return room_info(room)
+
+    @app.post("/api/rooms/{code}/seats/{seat}/bot", responses=errors)
+    async def hand_to_bot(code: str, seat: int, hub: HubDep, token: HostToken) -> SeatOut:
+        """(host) A bot plays this seat from now on."""
+        room = hub.get(code)
+        room.check_host(token)
+        room.hand_to_bot(seat)
+        return room.seats_out()[seat]
+
+    @app.delete("/api/rooms/{code}/seats/{seat}/bot", responses=errors)
+    async def take_back(
+        code: str,
+        seat: int,
+        hub: HubDep,
+        token: HostToken,
+        body: Annotated[TakeBack | None, Body()] = None,
+    ) -> SeatHandedBack:
+        """(host) A person plays the seat again; with a name, a new person (and a new token)."""
+        room = hub.get(code)
+        room.check_host(token)
+        new_token = room.take_back(seat, body.name if body else None)
+        return SeatHandedBack(seat=seat, token=new_token)
+
+    @app.delete("/api/rooms/{code}/seats/{seat}", status_code=204, responses=errors)
+    async def kick(code: str, seat: int, hub: HubDep, token: HostToken) -> Response:
+        """(host) Removes a seat before the start; later seats move up."""
+        room = hub.get(code)
+        room.check_host(token)
+        room.kick(seat)
+        return Response(status_code=204)
+
+    @app.get("/api/rooms/{code}/log", responses=errors, dependencies=[Depends(limit(lookups))])
+    async def game_log(code: str, hub: HubDep) -> GameLog:
+        """The action log of a finished game: with seed and options, a replay."""
+        room = hub.get(code)
+        if room.status != "over":
+            raise ServerError(ErrorCode.ROOM_NOT_OVER, "the log is shown once the game is over")
+        return GameLog(
+            code=room.code,
+            game=room.game_name,
+            players=len(room.seats),
+            seed=room.seed,
+            options=room.options,
+            log=room.log,  # type: ignore[arg-type]
+            result=room.result,
+        )
+
+    @app.websocket("/ws/{code}")
+    async def room_socket(websocket: WebSocket, code: str, token: str | None = None) -> None:
+        """One client of a room: state messages out, actions in (see docs/protocol.md)."""
+        await websocket.accept()
+        hub: Hub = websocket.app.state.hub
+
+        async def refuse(code: str, message: str, close_code: int) -> None:
+            await websocket.send_text(ErrorMessage(code=code, message=message).model_dump_json())
+            await websocket.close(code=close_code)
+
+        if not lookups.allow(_client_id(websocket.client)):
+            await refuse(ErrorCode.RATE_LIMITED, "too many requests; wait a minute", 4429)
+            return
+        try:
+            room = hub.get(code)
+            role, seat = room.role_of(token)
+        except ServerError as error:
+            close = CLOSE_NOT_FOUND if error.status == 404 else CLOSE_BAD_TOKEN
+            await refuse(error.code, error.message, close)
+            return
+        connection = Connection(websocket, role, seat)
+        pump = asyncio.create_task(connection.pump())
+        room.connect(connection)
+        try:
+            while not pump.done():
+                try:
+                    text = await websocket.receive_text()
+                except (WebSocketDisconnect, RuntimeError, KeyError):
+                    break
+                _handle(room, connection, text, settings.max_message_bytes)
+        finally:
+            room.disconnect(connection)
+            connection.queue.put_nowait((None, None))
+            with suppress(Exception):
+                await pump
+
+    if WEB_DIR.is_dir():
+        app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return FileResponse(WEB_DIR / "lobby" / "index.html")
+
+    return app
+
+
+def _handle(room: Room, connection: Connection, text: str, max_bytes: int) -> None:
+    """Handles one client message; every refusal is an error message and changes nothing."""
+
+    def refuse(code: str, message: str) -> None:
+        connection.send(ErrorMessage(code=code, message=message).model_dump())
+
+    if len(text) > max_bytes or len(text.encode()) > max_bytes:
+        refuse(ErrorCode.MESSAGE_TOO_LARGE, f"messages are limited to {max_bytes} bytes")
+        return
+    try:
+        raw = json.loads(text)
+    except ValueError as error:
+        refuse(ErrorCode.MESSAGE_MALFORMED, f"not JSON: {error}")
+        return
+    if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
+        refuse(ErrorCode.MESSAGE_MALFORMED, 'a message is a JSON object with a "type"')
+        return
+    if raw["type"] not in CLIENT_TYPES:
+        refuse(ErrorCode.MESSAGE_UNKNOWN_TYPE, f"unknown message type {raw['type']!r}")
+        return
+    try:
+        message = _client_message.validate_python(raw)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'][1:]) or 'message'}: {e['msg']}"
+            for e in error.errors()
+        )
+        refuse(ErrorCode.MESSAGE_MALFORMED, problems)
+        return
+    if not isinstance(message, ActMessage):
+        connection.send(PongMessage().model_dump())
+        return
+    if connection.role != "seat" or connection.seat is None:
+        refuse(ErrorCode.SEAT_NOT_HELD, "this connection holds no seat; join with a seat token")
+        return
+    try:
+        room.act(connection.seat, message.action, message.version)
+    except ServerError as error:
+        refuse(error.code, error.message)

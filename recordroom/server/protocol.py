@@ -1,0 +1,199 @@
+"""The wire protocol: every HTTP body and WebSocket message, as pydantic models.
+
+docs/protocol.md describes each with examples; the OpenAPI page (``/docs``) shows the HTTP ones.
+Every refusal, over HTTP or WebSocket, carries a stable ``code`` (see :class:`ErrorCode`) and a
+message for people.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ErrorCode:
+    """The stable error codes of the server (the engine's own codes are passed on unchanged)."""
+
+    MESSAGE_MALFORMED = "message/malformed"
+    MESSAGE_UNKNOWN_TYPE = "message/unknown_type"
+    MESSAGE_TOO_LARGE = "message/too_large"
+    REQUEST_INVALID = "request/invalid"
+    ROOM_NOT_FOUND = "room/not_found"
+    ROOM_STARTED = "room/started"
+    ROOM_NOT_STARTED = "room/not_started"
+    ROOM_FULL = "room/full"
+    ROOM_PLAYERS = "room/players"
+    ROOM_NOT_OVER = "room/not_over"
+    GAME_UNKNOWN = "game/unknown"
+    SEAT_NOT_FOUND = "seat/not_found"
+    SEAT_NOT_HELD = "seat/not_held"
+    SEAT_BOT = "seat/bot"
+    SEAT_KICKED = "seat/kicked"
+    AUTH_BAD_TOKEN = "auth/bad_token"
+    AUTH_HOST_ONLY = "auth/host_only"
+    ACTION_STALE = "action/stale"
+    RATE_LIMITED = "rate/limited"
+    SERVER_STORE = "server/store"
+
+
+class Model(BaseModel):
+    """Base of the protocol models: unknown fields are refused, not ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- HTTP --------------------------------------------------------------------------------------
+
+
+class ErrorOut(Model):
+    """A refusal: a stable code and a message for people."""
+
+    code: str = Field(examples=["room/not_found"])
+    message: str = Field(examples=["no room with code ABCD"])
+
+
+class GameOut(Model):
+    """A game the server can host."""
+
+    name: str = Field(examples=["disc-cover"])
+    title: str
+    min_players: int
+    max_players: int
+    option_sets: list[dict[str, Any]]
+    bot: str = Field(description="the kind of bot that plays bot seats")
+
+
+class CreateRoom(Model):
+    """``POST /api/rooms``."""
+
+    game: str = Field(examples=["disc-cover"])
+    options: dict[str, Any] = Field(default_factory=dict, examples=[{"variant": "cooperative"}])
+
+
+class RoomCreated(Model):
+    """The new room's code and the host's secret token (keep it on the table screen)."""
+
+    code: str = Field(examples=["KQTM"])
+    host_token: str
+
+
+class JoinRoom(Model):
+    """``POST /api/rooms/{code}/seats``."""
+
+    name: str = Field(min_length=1, max_length=24, examples=["Ann"])
+
+
+class Joined(Model):
+    """The seat taken and its secret token (reconnect with the same token)."""
+
+    seat: int
+    token: str
+
+
+class TakeBack(Model):
+    """``DELETE /api/rooms/{code}/seats/{seat}/bot``: a name gives the seat to a new player."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=24)
+
+
+class SeatHandedBack(Model):
+    """The seat is played by a person again; ``token`` is set when a new token was issued."""
+
+    seat: int
+    token: str | None
+
+
+class SeatOut(Model):
+    """A seat as everyone may see it."""
+
+    seat: int
+    name: str
+    connected: bool
+    bot: bool
+
+
+class RoomInfo(Model):
+    """``GET /api/rooms/{code}``: what anyone with the code may know about a room."""
+
+    code: str
+    game: str
+    title: str
+    status: Literal["lobby", "playing", "over"]
+    options: dict[str, Any]
+    min_players: int
+    max_players: int
+    version: int
+    seats: list[SeatOut]
+    result: dict[str, Any] | None
+
+
+class LogEntryOut(Model):
+    """One accepted action."""
+
+    seat: int
+    action: dict[str, Any]
+
+
+class GameLog(Model):
+    """``GET /api/rooms/{code}/log``: everything needed to replay a finished game."""
+
+    code: str
+    game: str
+    players: int
+    seed: int
+    options: dict[str, Any]
+    log: list[LogEntryOut]
+    result: dict[str, Any] | None
+
+
+# -- WebSocket: server to client ---------------------------------------------------------------
+
+
+class StateMessage(Model):
+    """Sent on connect and after every change: the receiver's own view of the room."""
+
+    type: Literal["state"] = "state"
+    version: int = Field(description="number of actions accepted so far")
+    status: Literal["lobby", "playing", "over"]
+    role: Literal["seat", "host", "spectator"]
+    seat: int | None = Field(description="the receiver's seat, if it holds one")
+    view: dict[str, Any] | None = Field(description="game.view for the receiver; null before start")
+    legal_actions: list[dict[str, Any]]
+    seats: list[SeatOut]
+    result: dict[str, Any] | None
+
+
+class ErrorMessage(Model):
+    """A refusal; nothing changed."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+
+
+class PongMessage(Model):
+    """The answer to a ping."""
+
+    type: Literal["pong"] = "pong"
+
+
+# -- WebSocket: client to server ---------------------------------------------------------------
+
+
+class ActMessage(Model):
+    """An action for the seat this connection holds, made while looking at ``version``."""
+
+    type: Literal["act"]
+    version: int
+    action: dict[str, Any]
+
+
+class PingMessage(Model):
+    """Keeps a connection alive through idle proxies; answered with a pong."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[ActMessage | PingMessage, Field(discriminator="type")]
+CLIENT_TYPES = ("act", "ping")

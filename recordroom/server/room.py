@@ -1,0 +1,406 @@
+"""One room: its seats, its game, and who may do what.
+
+A room is plain synchronous code: every change (join, kick, start, action, bot hand-over) is
+checked, written to the store, applied, and then each connected client is sent a fresh
+:class:`~recordroom.server.protocol.StateMessage` built from its own ``game.view``. Because the
+server runs on one event loop and nothing here awaits, a change is never interleaved with another.
+
+Versions: ``version`` counts accepted actions. An action is stale when, after the version the
+client sent, the seat acted (a double tap, or a bot playing the seat) or the seat's legal actions
+changed (its turn came or went, a round resolved). A choice made in parallel with other seats of
+a simultaneous round is not stale just because another seat chose first: that seat's options are
+the same, so everyone can pick at once without being bounced.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from recordroom.engine.errors import BadOptions, RulesError
+from recordroom.engine.game import Action, Game, JSONDict, Seat
+from recordroom.engine.playout import replay
+from recordroom.server.codes import new_token
+from recordroom.server.protocol import ErrorCode, SeatOut, StateMessage
+from recordroom.server.store import RoomRecord, SeatRecord, Store
+
+Status = Literal["lobby", "playing", "over"]
+Role = Literal["seat", "host", "spectator"]
+
+
+class ServerError(ValueError):
+    """A refused request: a stable code, a message, and the HTTP status it maps to."""
+
+    def __init__(self, code: str, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+class Client(Protocol):
+    """A connected client, as a room sees it."""
+
+    role: Role
+    seat: Seat | None
+
+    def send(self, message: JSONDict) -> None:
+        """Queues a message for the client (never blocks)."""
+        ...
+
+    def close(self, code: str, message: str) -> None:
+        """Sends an error and closes the connection."""
+        ...
+
+
+@dataclass
+class SeatSlot:
+    """A seat of the room and who plays it."""
+
+    name: str
+    token: str | None
+    bot: bool
+    connections: int = 0
+
+    def record(self) -> SeatRecord:
+        """The seat as stored."""
+        return SeatRecord(self.name, self.token, self.bot)
+
+
+@dataclass
+class Room:
+    """A room with its game, seats, state and log (see the module docstring)."""
+
+    code: str
+    game_name: str
+    game: Game
+    options: JSONDict
+    seed: int
+    host_token: str
+    store: Store
+    status: Status = "lobby"
+    seats: list[SeatSlot] = field(default_factory=list)
+    state: Any = None
+    log: list[dict[str, Any]] = field(default_factory=list)
+    result: JSONDict | None = None
+    clients: list[Client] = field(default_factory=list)
+    on_change: Callable[[Room], None] | None = None
+    _seat_legal: list[tuple[Action, ...] | None] = field(default_factory=list)
+    _seat_changed_at: list[int] = field(default_factory=list)
+
+    # -- building ---------------------------------------------------------------------------
+
+    @classmethod
+    def from_record(cls, record: RoomRecord, game: Game, store: Store) -> Room:
+        """Rebuilds a stored room, replaying its log (every seat starts disconnected)."""
+        room = cls(
+            code=record.code,
+            game_name=record.game,
+            game=game,
+            options=record.options,
+            seed=record.seed,
+            host_token=record.host_token,
+            store=store,
+            status="lobby",
+            seats=[SeatSlot(s.name, s.token, s.bot) for s in record.seats],
+        )
+        if record.status != "lobby":
+            room.state = replay(game, len(room.seats), record.seed, record.options, record.log)
+            room.log = list(record.log)
+            room.status = "over" if game.is_over(room.state) else "playing"
+            room.result = game.result(room.state) if room.status == "over" else None
+            if room.status == "over" and record.status != "over":
+                # The process died between the last action and the status write.
+                store.set_status(room.code, "over", room.result)
+            room._reset_seen()
+        return room
+
+    def record(self) -> RoomRecord:
+        """The room as a new store record."""
+        return RoomRecord(
+            code=self.code,
+            game=self.game_name,
+            options=self.options,
+            seed=self.seed,
+            host_token=self.host_token,
+            status=self.status,
+            seats=[s.record() for s in self.seats],
+        )
+
+    # -- who is who -------------------------------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        """The number of accepted actions."""
+        return len(self.log)
+
+    def role_of(self, token: str | None) -> tuple[Role, Seat | None]:
+        """Who a token makes its bearer; ``ServerError`` for a token that is not of this room."""
+        if token is None or token == "":
+            return "spectator", None
+        if token == self.host_token:
+            return "host", None
+        for seat, slot in enumerate(self.seats):
+            if slot.token is not None and slot.token == token:
+                return "seat", seat
+        raise ServerError(ErrorCode.AUTH_BAD_TOKEN, "that token holds nothing in this room", 403)
+
+    def check_host(self, token: str | None) -> None:
+        """Refuses anyone but the host."""
+        if token != self.host_token:
+            raise ServerError(ErrorCode.AUTH_HOST_ONLY, "only the host may do that", 403)
+
+    def _slot(self, seat: int) -> SeatSlot:
+        if not 0 <= seat < len(self.seats):
+            raise ServerError(ErrorCode.SEAT_NOT_FOUND, f"room {self.code} has no seat {seat}", 404)
+        return self.seats[seat]
+
+    def seats_out(self) -> list[SeatOut]:
+        """The seats as everyone may see them."""
+        return [
+            SeatOut(seat=i, name=s.name, connected=s.bot or s.connections > 0, bot=s.bot)
+            for i, s in enumerate(self.seats)
+        ]
+
+    # -- lobby ------------------------------------------------------------------------------
+
+    def _require_lobby(self) -> None:
+        if self.status != "lobby":
+            raise ServerError(ErrorCode.ROOM_STARTED, f"the game in room {self.code} has started")
+
+    def _require_room_for_one_more(self) -> None:
+        if len(self.seats) >= self.game.info.max_players:
+            raise ServerError(
+                ErrorCode.ROOM_FULL,
+                f"{self.game.info.title} takes at most {self.game.info.max_players} players",
+            )
+
+    def _save_seats(self) -> None:
+        self.store.save_seats(self.code, [s.record() for s in self.seats])
+
+    def join(self, name: str) -> tuple[Seat, str]:
+        """Takes the next free seat for a person; returns it and its new token."""
+        self._require_lobby()
+        self._require_room_for_one_more()
+        token = new_token()
+        self.seats.append(SeatSlot(name.strip() or "Player", token, bot=False))
+        try:
+            self._save_seats()
+        except BaseException:
+            self.seats.pop()
+            raise
+        self._changed()
+        return len(self.seats) - 1, token
+
+    def add_bot(self) -> Seat:
+        """Adds a bot seat before the start."""
+        self._require_lobby()
+        self._require_room_for_one_more()
+        self.seats.append(SeatSlot(f"Bot {len(self.seats) + 1}", None, bot=True))
+        try:
+            self._save_seats()
+        except BaseException:
+            self.seats.pop()
+            raise
+        self._changed()
+        return len(self.seats) - 1
+
+    def kick(self, seat: Seat) -> None:
+        """Removes a seat before the start; later seats move up by one."""
+        self._require_lobby()
+        slot = self._slot(seat)
+        self.seats.pop(seat)
+        try:
+            self._save_seats()
+        except BaseException:
+            self.seats.insert(seat, slot)
+            raise
+        for client in list(self.clients):
+            if client.role == "seat" and client.seat is not None:
+                if client.seat == seat:
+                    client.seat = None
+                    client.close(ErrorCode.SEAT_KICKED, "the host removed this seat")
+                elif client.seat > seat:
+                    client.seat -= 1
+        self._changed()
+
+    def start(self) -> None:
+        """Starts the game with the seats taken."""
+        self._require_lobby()
+        info = self.game.info
+        if not info.min_players <= len(self.seats) <= info.max_players:
+            raise ServerError(
+                ErrorCode.ROOM_PLAYERS,
+                f"{info.title} needs {info.min_players} to {info.max_players} players, "
+                f"the room has {len(self.seats)}",
+            )
+        try:
+            state = self.game.new_state(len(self.seats), self.seed, self.options)
+        except BadOptions as error:
+            raise ServerError(error.code, str(error), 422) from error
+        self.store.set_status(self.code, "playing")
+        self.state = state
+        self.status = "playing"
+        self._reset_seen()
+        self._changed()
+
+    # -- seats and bots during the game -----------------------------------------------------
+
+    def hand_to_bot(self, seat: Seat) -> None:
+        """A bot plays this seat from now on (its player may come back later)."""
+        slot = self._slot(seat)
+        if slot.bot:
+            return
+        slot.bot = True
+        try:
+            self._save_seats()
+        except BaseException:
+            slot.bot = False
+            raise
+        self._changed()
+
+    def take_back(self, seat: Seat, name: str | None) -> str | None:
+        """A person plays the seat again: its own player, or with ``name`` a new one (new token)."""
+        slot = self._slot(seat)
+        before = (slot.bot, slot.name, slot.token)
+        slot.bot = False
+        new = None
+        if name is not None or slot.token is None:
+            new = new_token()
+            slot.token = new
+            if name is not None:
+                slot.name = name.strip() or slot.name
+            for client in list(self.clients):
+                if client.role == "seat" and client.seat == seat:
+                    client.seat = None
+                    slot.connections -= 1
+                    client.close(ErrorCode.SEAT_KICKED, "the host gave this seat to someone else")
+        try:
+            self._save_seats()
+        except BaseException:
+            slot.bot, slot.name, slot.token = before
+            raise
+        self._changed()
+        return new
+
+    def bot_seats_to_move(self) -> list[Seat]:
+        """The bot seats that must act now."""
+        if self.status != "playing":
+            return []
+        return sorted(s for s in self.state.active if self.seats[s].bot)
+
+    def bot_agent_seed(self, seat: Seat) -> int:
+        """A seed for the bot of a seat, fixed by the room's seed."""
+        return random.Random(f"{self.seed}:{seat}").getrandbits(32)
+
+    # -- actions ----------------------------------------------------------------------------
+
+    def act(self, seat: Seat, action: Action, version: int | None) -> None:
+        """Applies a seat's action: checked, committed to the store, then told to everyone.
+
+        ``version`` is the version the client looked at; ``None`` (bots) skips that check.
+        Seats outside ``state.active`` are passed to the game too: a seat with a pending
+        simultaneous choice may replace it, and the game's own error speaks otherwise.
+        """
+        if self.status == "lobby":
+            raise ServerError(ErrorCode.ROOM_NOT_STARTED, "the game has not started yet")
+        if version is not None and self.seats[seat].bot:
+            raise ServerError(ErrorCode.SEAT_BOT, "a bot plays this seat now; ask the host")
+        if version is not None and not self._seat_changed_at[seat] <= version <= self.version:
+            raise ServerError(
+                ErrorCode.ACTION_STALE,
+                f"version {version} is out of date (now {self.version}); look again and retry",
+            )
+        try:
+            state = self.game.apply(self.state, seat, action)
+        except RulesError as error:
+            raise ServerError(error.code, str(error), 422) from error
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:
+            # A game that did not anticipate some shape of input; the state is unchanged.
+            raise ServerError("action/malformed", f"not an action of this game: {error}") from error
+        index = self.version
+        try:
+            self.store.append_action(self.code, index, seat, action)
+        except Exception as error:
+            raise ServerError(
+                ErrorCode.SERVER_STORE, f"could not save the action: {error}", 503
+            ) from error
+        self.state = state
+        self.log.append({"seat": seat, "action": action})
+        self._seat_changed_at[seat] = self.version
+        if self.game.is_over(state):
+            self.status = "over"
+            self.result = self.game.result(state)
+            self.store.set_status(self.code, "over", self.result)
+        self._changed()
+
+    # -- telling clients --------------------------------------------------------------------
+
+    def _reset_seen(self) -> None:
+        self._seat_legal = [None] * len(self.seats)
+        self._seat_changed_at = [self.version] * len(self.seats)
+
+    def seat_view(self, seat: Seat) -> tuple[JSONDict, tuple[Action, ...]]:
+        """A seat's view and legal actions now."""
+        return self.game.view(self.state, seat), self.game.legal_actions(self.state, seat)
+
+    def message_for(
+        self,
+        role: Role,
+        seat: Seat | None,
+        seen: dict[Seat | None, tuple[JSONDict | None, tuple[Action, ...]]] | None = None,
+    ) -> JSONDict:
+        """The state message for one receiver, built from its own view only."""
+        if seen is not None and seat in seen:
+            view, legal = seen[seat]
+        elif self.state is None:
+            view, legal = None, ()
+        elif seat is None:
+            view, legal = self.game.view(self.state, None), ()
+        else:
+            view, legal = self.seat_view(seat)
+        if seen is not None:
+            seen[seat] = (view, legal)
+        return StateMessage(
+            version=self.version,
+            status=self.status,
+            role=role,
+            seat=seat,
+            view=view,
+            legal_actions=list(legal),
+            seats=self.seats_out(),
+            result=self.result,
+        ).model_dump()
+
+    def _changed(self) -> None:
+        """Tells every client about a change, and the hub (bots) too."""
+        seen: dict[Seat | None, tuple[JSONDict | None, tuple[Action, ...]]] = {}
+        if self.state is not None:
+            for seat in range(len(self.seats)):
+                now = self.seat_view(seat)
+                if self._seat_legal[seat] != now[1]:
+                    self._seat_legal[seat] = now[1]
+                    self._seat_changed_at[seat] = self.version
+                seen[seat] = now
+        for client in list(self.clients):
+            client.send(self.message_for(client.role, client.seat, seen))
+        if self.on_change is not None:
+            self.on_change(self)
+
+    def connect(self, client: Client) -> None:
+        """Registers a client and tells everyone (the seat shows as connected)."""
+        self.clients.append(client)
+        if client.seat is not None:
+            self.seats[client.seat].connections += 1
+        self._changed()
+
+    def disconnect(self, client: Client) -> None:
+        """Forgets a client; its seat stays and shows as disconnected."""
+        if client not in self.clients:
+            return
+        self.clients.remove(client)
+        if client.seat is not None:
+            self.seats[client.seat].connections -= 1
+        self._changed()

@@ -1,0 +1,101 @@
+"""Helpers of the server tests: settings with the toy game, rooms, and recording sockets."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+from typing import Any
+
+from recordroom import games
+from recordroom.engine.game import Game
+from recordroom.server import Settings
+
+from .toy_game import GAME as TOY
+
+with warnings.catch_warnings():
+    # Starlette asks for the httpx2 fork in its test client; httpx is what the project locks.
+    warnings.simplefilter("ignore", UserWarning)
+    from fastapi.testclient import TestClient
+    from starlette.testclient import WebSocketTestSession
+
+TOY_NAME = TOY.info.name
+
+__all__ = ["TOY", "TOY_NAME", "Socket", "TestClient", "every_game", "host", "load_game"]
+
+
+def load_game(name: str) -> Game:
+    """The registered games, plus the toy game of these tests."""
+    return TOY if name == TOY_NAME else games.load(name)
+
+
+def every_game() -> list[str]:
+    """The toy game and every registered game."""
+    return [TOY_NAME, *games.names()]
+
+
+def settings(data_dir: Path, **changes: Any) -> Settings:
+    """Test settings: bots move at once, the toy game is served too."""
+    base: dict[str, Any] = {
+        "data_dir": data_dir,
+        "bot_delay": 0.0,
+        "game_names": tuple(every_game()),
+        "load_game": load_game,
+    }
+    base.update(changes)
+    return Settings(**base)
+
+
+def host(token: str) -> dict[str, str]:
+    """The header of a host call."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+def default_options(game: str) -> dict[str, Any]:
+    """The first option set the game declares."""
+    return dict(load_game(game).info.option_sets[0])
+
+
+def new_room(
+    client: TestClient, game: str, players: int, options: dict[str, Any] | None = None
+) -> tuple[str, str, list[str]]:
+    """A room with ``players`` people seated (not started): code, host token, seat tokens."""
+    if options is None:
+        options = default_options(game)
+    answer = client.post("/api/rooms", json={"game": game, "options": options})
+    assert answer.status_code == 201, answer.text
+    code, host_token = answer.json()["code"], answer.json()["host_token"]
+    tokens = []
+    for i in range(players):
+        joined = client.post(f"/api/rooms/{code}/seats", json={"name": f"P{i}"})
+        assert joined.status_code == 200, joined.text
+        assert joined.json()["seat"] == i
+        tokens.append(joined.json()["token"])
+    return code, host_token, tokens
+
+
+class Socket:
+    """A WebSocket test client that keeps every message it received."""
+
+    def __init__(self, ws: WebSocketTestSession) -> None:
+        self.ws = ws
+        self.received: list[dict[str, Any]] = []
+
+    def recv(self) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(self.ws.receive_text())
+        self.received.append(message)
+        return message
+
+    def recv_state(self) -> dict[str, Any]:
+        """The next message, which must be a state message."""
+        message = self.recv()
+        assert message["type"] == "state", message
+        return message
+
+    def send(self, message: Any) -> None:
+        self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """The last state message received."""
+        return next(m for m in reversed(self.received) if m["type"] == "state")
