@@ -31,7 +31,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 ## lock: re-resolve requirements.lock from pyproject.toml (needs network access to the package index)
 lock:
@@ -40,7 +40,7 @@ lock:
 
 ## bench: the speed benchmarks (not part of make test)
 bench: $(STAMP)
-	$(BIN)/python -m bench.playout
+	$(BIN)/python bench/playout.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from recordroom import __version__
+from recordroom.engine.errors import RulesError
 
 
 def add_simulate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -18,6 +19,13 @@ def add_simulate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     from recordroom.simulate import cli as simulate_cli
 
     simulate_cli.register(commands)
+
+
+def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``recordroom serve``: the game server for the table screen and the phones."""
+    from recordroom.server import serve
+
+    serve.register(commands)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"recordroom {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_simulate(commands)
+    add_serve(commands)
     return parser
 
 
@@ -42,7 +51,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    status: int = args.run(args)
+    try:
+        status: int = args.run(args)
+    except RulesError as error:
+        parser.exit(2, f"recordroom: error: {error}\n")
     return status
 
 

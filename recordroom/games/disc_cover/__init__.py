@@ -1,0 +1,108 @@
+"""Disc Cover: match record sleeves to the song that is playing, 3 to 8 players.
+
+``GAME`` keeps the engine contract (:mod:`recordroom.engine.game`). Options:
+
+- ``variant``: ``"cooperative"`` (default; the team scores together and reaches a tier) or
+  ``"competitive"`` (each player scores, a Leader breaks ties);
+- ``leader``: the seat that starts with the First Player Record token (competitive; default 0);
+- ``sleeves``: the sleeve ids of the deck (default: the 100 built-in sleeves; at least 36).
+
+Actions: ``{"type": "vote", "card": n}`` in a vote or a cooperative tie-break, and
+``{"type": "choose", "card": n}`` for the competitive Leader's tie decision, ``n`` a Record card
+from 1 to 4. The rules are in :mod:`.rules`, the views and saved form in :mod:`.views`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from recordroom.engine.agents import Agent, RandomAgent
+from recordroom.engine.errors import IllegalAction
+from recordroom.engine.game import Action, GameInfo
+from recordroom.games.disc_cover import rules, views
+from recordroom.games.disc_cover.state import DiscCoverState, Phase
+
+
+class DiscCover:
+    """The Disc Cover game object (see the module docstring)."""
+
+    info = GameInfo(
+        name="disc-cover",
+        title="Disc Cover",
+        min_players=rules.MIN_PLAYERS,
+        max_players=rules.MAX_PLAYERS,
+        option_sets=({"variant": "cooperative"}, {"variant": "competitive"}),
+        agent_kinds=("random",),
+    )
+
+    def new_state(
+        self, players: int, seed: int, options: Mapping[str, Any] | None = None
+    ) -> DiscCoverState:
+        """A new game, its deck shuffled by ``seed``."""
+        return rules.new_state(players, seed, options)
+
+    def legal_actions(self, state: DiscCoverState, seat: int) -> tuple[Action, ...]:
+        """The seat's legal actions in Record card order; () when it need not act."""
+        return rules.legal_actions(state, seat)
+
+    def apply(self, state: DiscCoverState, seat: int, action: Action) -> DiscCoverState:
+        """The next state; raises an engine error and changes nothing when not legal."""
+        return rules.apply(state, seat, action)
+
+    def view(self, state: DiscCoverState, seat: int | None) -> dict[str, Any]:
+        """What that seat (or the table, for None) may see."""
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.setup.players):
+            raise ValueError(f"there is no seat {seat!r} in this {state.setup.players}-player game")
+        return views.view(state, seat)
+
+    def is_over(self, state: DiscCoverState) -> bool:
+        """True once the mosaic holds nine sleeves."""
+        return state.phase is Phase.OVER
+
+    def result(self, state: DiscCoverState) -> dict[str, Any]:
+        """The final score and tier, or points and winners; IllegalAction before the end."""
+        if state.phase is not Phase.OVER:
+            raise IllegalAction(
+                f"result: the game is still in the {state.phase.value} phase of turn "
+                f"{state.turn + 1}"
+            )
+        return views.result(state)
+
+    def dumps(self, state: DiscCoverState) -> str:
+        """The state as JSON text."""
+        return views.dumps(state)
+
+    def loads(self, text: str) -> DiscCoverState:
+        """A state back from :meth:`dumps` text."""
+        return views.loads(text)
+
+    def max_decisions(self, players: int, options: Mapping[str, Any] | None = None) -> int:
+        """The most actions one game can take."""
+        return rules.max_decisions(players)
+
+    def options_of(self, state: DiscCoverState) -> dict[str, Any]:
+        """The options the game was created with, defaults filled in."""
+        setup = state.setup
+        return {
+            "variant": setup.variant.value,
+            "leader": setup.first_leader,
+            "sleeves": sorted(setup.deck),
+        }
+
+    def players_of(self, state: DiscCoverState) -> int:
+        """The number of seats."""
+        return state.setup.players
+
+    def agent(self, kind: str, seed: int = 0) -> Agent:
+        """A voter: ``random`` for now (the listening bots come with the bots work)."""
+        if kind == "random":
+            return RandomAgent(seed)
+        raise KeyError(
+            f"Disc Cover has no {kind!r} agent; it has {', '.join(self.info.agent_kinds)}"
+        )
+
+
+GAME = DiscCover()
+
+__all__ = ["GAME", "DiscCover", "DiscCoverState"]

@@ -1,0 +1,211 @@
+"""What each seat and the table may see of a Disc Cover game, and the saved form of a state.
+
+The one secret of Disc Cover is a pending vote: until the last vote of a round is in, nobody but
+its owner learns it, and the table only shows who has voted. Everything else is on the table.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from recordroom.engine.errors import BadState
+from recordroom.games.disc_cover.scoring import tier
+from recordroom.games.disc_cover.sleeves import by_id
+from recordroom.games.disc_cover.state import (
+    NO_VOTE,
+    TURNS,
+    DecidedBy,
+    DiscCoverState,
+    Phase,
+    Setup,
+    TurnRecord,
+    Variant,
+)
+
+FORMAT = 1
+
+
+@cache
+def _sleeve_json(sleeve_id: int) -> dict[str, Any]:
+    known = by_id().get(sleeve_id)
+    return known.to_json() if known else {"id": sleeve_id}
+
+
+def sleeve_json(sleeve_id: int) -> dict[str, Any]:
+    """A sleeve as shown to players: its id, and its title and artist when it is a built-in one."""
+    return dict(_sleeve_json(sleeve_id))
+
+
+def record_json(record: TurnRecord) -> dict[str, Any]:
+    """A finished turn."""
+    return {
+        "turn": record.turn + 1,
+        "sleeves": [sleeve_json(s) for s in record.sleeves],
+        "votes": list(record.votes),
+        "tiebreak_votes": [list(r) for r in record.tiebreak_votes],
+        "card": record.card,
+        "sleeve": sleeve_json(record.sleeve),
+        "points": record.points,
+        "decided_by": record.decided_by.value,
+        "leader": record.leader,
+        "scorers": list(record.scorers),
+    }
+
+
+def view(state: DiscCoverState, seat: int | None) -> dict[str, Any]:
+    """The public table (``seat=None``) or what one seat sees: the table plus its own vote."""
+    setup = state.setup
+    over = state.phase is Phase.OVER
+    sleeves = () if over else setup.sleeves_of_turn(state.turn)
+    out: dict[str, Any] = {
+        "game": "disc-cover",
+        "variant": setup.variant.value,
+        "players": setup.players,
+        "turn": min(state.turn + 1, TURNS),
+        "turns": TURNS,
+        "phase": state.phase.value,
+        "records": [
+            {"card": card, "sleeve": sleeve_json(s)} for card, s in enumerate(sleeves, start=1)
+        ],
+        "waiting_for": sorted(state.active),
+        "voted": [vote != NO_VOTE for vote in state.pending],
+        "candidates": list(state.candidates)
+        if state.phase in (Phase.TIEBREAK, Phase.LEADER)
+        else [],
+        "votes": list(state.votes) if state.votes else None,
+        "tiebreak_votes": [list(r) for r in state.tiebreak_votes],
+        "tiebreak_round": len(state.tiebreak_votes) + 1 if state.phase is Phase.TIEBREAK else 0,
+        "mosaic": [
+            {"place": place, "sleeve": sleeve_json(record.sleeve), "points": record.points}
+            for place, record in enumerate(state.history)
+        ],
+        "leader": state.leader,
+        "last_turn": record_json(state.history[-1]) if state.history else None,
+        "deck": len(setup.deck) - 4 * min(state.turn + 1, TURNS),
+    }
+    if setup.competitive:
+        out["points"] = list(state.points)
+    else:
+        out["score"] = state.score
+    if over:
+        out["result"] = result(state)
+    if seat is not None:
+        out["seat"] = seat
+        vote = state.pending[seat]
+        out["my_vote"] = vote if vote != NO_VOTE else None
+        if setup.competitive:
+            out["my_points"] = state.points[seat]
+    return out
+
+
+def result(state: DiscCoverState) -> dict[str, Any]:
+    """Cooperative: the score and its tier. Competitive: everyone's points and the winners."""
+    setup = state.setup
+    mosaic = [{"sleeve": sleeve_json(s), "points": p} for s, p in state.mosaic]
+    if setup.competitive:
+        best = max(state.points)
+        winners = [seat for seat, p in enumerate(state.points) if p == best]
+        return {"points": list(state.points), "winners": winners, "mosaic": mosaic}
+    return {"score": state.score, "tier": tier(setup.players, state.score), "mosaic": mosaic}
+
+
+def dumps(state: DiscCoverState) -> str:
+    """The state as JSON text; :func:`loads` reads it back to an equal state."""
+    setup = state.setup
+    data = {
+        "game": "disc-cover",
+        "format": FORMAT,
+        "players": setup.players,
+        "variant": setup.variant.value,
+        "seed": setup.seed,
+        "first_leader": setup.first_leader,
+        "deck": list(setup.deck),
+        "turn": state.turn,
+        "phase": state.phase.value,
+        "active": sorted(state.active),
+        "pending": list(state.pending),
+        "votes": list(state.votes),
+        "candidates": list(state.candidates),
+        "tiebreak_votes": [list(r) for r in state.tiebreak_votes],
+        "history": [
+            {
+                "turn": r.turn,
+                "sleeves": list(r.sleeves),
+                "votes": list(r.votes),
+                "tiebreak_votes": [list(v) for v in r.tiebreak_votes],
+                "card": r.card,
+                "points": r.points,
+                "decided_by": r.decided_by.value,
+                "leader": r.leader,
+                "scorers": list(r.scorers),
+            }
+            for r in state.history
+        ],
+        "score": state.score,
+        "points": list(state.points),
+        "leader": state.leader,
+        "rng": state.rng,
+    }
+    return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+
+def _ints(value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        raise TypeError("expected a list of whole numbers")
+    return tuple(value)
+
+
+def loads(text: str) -> DiscCoverState:
+    """A state from :func:`dumps` text; ``BadState`` if the text is not one."""
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict) or data.get("game") != "disc-cover":
+            raise ValueError("not a Disc Cover state")
+        if data.get("format") != FORMAT:
+            raise ValueError(f"unknown format {data.get('format')!r}")
+        setup = Setup(
+            players=int(data["players"]),
+            variant=Variant(data["variant"]),
+            seed=int(data["seed"]),
+            first_leader=int(data["first_leader"]),
+            deck=_ints(data["deck"]),
+        )
+        history = tuple(
+            TurnRecord(
+                turn=int(r["turn"]),
+                sleeves=_ints(r["sleeves"]),
+                votes=_ints(r["votes"]),
+                tiebreak_votes=tuple(_ints(v) for v in r["tiebreak_votes"]),
+                card=int(r["card"]),
+                points=int(r["points"]),
+                decided_by=DecidedBy(r["decided_by"]),
+                leader=None if r["leader"] is None else int(r["leader"]),
+                scorers=_ints(r["scorers"]),
+            )
+            for r in data["history"]
+        )
+        pending = _ints(data["pending"])
+        points = _ints(data["points"])
+        if len(pending) != setup.players or len(points) != setup.players:
+            raise ValueError("per-seat lists do not match the player count")
+        return DiscCoverState(
+            setup=setup,
+            turn=int(data["turn"]),
+            phase=Phase(data["phase"]),
+            active=frozenset(_ints(data["active"])),
+            pending=pending,
+            votes=_ints(data["votes"]),
+            candidates=_ints(data["candidates"]),
+            tiebreak_votes=tuple(_ints(v) for v in data["tiebreak_votes"]),
+            history=history,
+            score=int(data["score"]),
+            points=points,
+            leader=None if data["leader"] is None else int(data["leader"]),
+            rng=int(data["rng"]),
+        )
+    except (ValueError, TypeError, KeyError, AttributeError) as error:
+        raise BadState(f"not a saved Disc Cover state: {error}") from error

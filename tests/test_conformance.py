@@ -1,0 +1,255 @@
+"""The conformance suite: every registered game, every player count, every declared option set.
+
+Seeded random playouts check the engine contract at every step (see ``check_step``). A game joins
+the suite by being registered in ``recordroom.games``; nothing here knows any game.
+``CONFORMANCE_SEEDS`` (default 100) sets how many seeds each case plays.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from recordroom.engine import (
+    Game,
+    GameOver,
+    IllegalAction,
+    MalformedAction,
+    NotYourTurn,
+    RulesError,
+    replay,
+)
+from recordroom.games import load, names
+
+SEEDS = int(os.environ.get("CONFORMANCE_SEEDS", "100"))
+
+MALFORMED: tuple[Any, ...] = (
+    None,
+    "vote",
+    [],
+    {},
+    {"type": "__no_such_action__"},
+    {"type": None},
+    {"card": 1},
+)
+
+
+def cases() -> list[Any]:
+    out = []
+    for name in names():
+        game = load(name)
+        for players in range(game.info.min_players, game.info.max_players + 1):
+            for options in game.info.option_sets:
+                label = ",".join(f"{k}={v}" for k, v in options.items()) or "default"
+                out.append(
+                    pytest.param(name, players, dict(options), id=f"{name}-{players}p-{label}")
+                )
+    return out
+
+
+def json_round_trip(value: Any) -> Any:
+    return json.loads(json.dumps(value, allow_nan=False))
+
+
+class Playout:
+    """One seeded random playout with the checks of the contract at every step."""
+
+    def __init__(self, game: Game, players: int, options: Mapping[str, Any], seed: int) -> None:
+        self.game = game
+        self.players = players
+        self.options = options
+        self.seed = seed
+        self.rng = random.Random(seed * 7919 + players)
+        self.seen_actions: list[dict[str, Any]] = []
+        self.seen_keys: set[str] = set()
+        # Seats that chose in the current simultaneous round and may still change their choice.
+        self.pending: set[int] = set()
+
+    def remember(self, actions: tuple[dict[str, Any], ...]) -> None:
+        for action in actions:
+            key = json.dumps(action, sort_keys=True)
+            if key not in self.seen_keys:
+                self.seen_keys.add(key)
+                self.seen_actions.append(action)
+
+    def run(self) -> None:
+        game, players = self.game, self.players
+        state = game.new_state(players, self.seed, self.options)
+        again = game.new_state(players, self.seed, self.options)
+        assert game.dumps(again) == game.dumps(state), "new_state is not deterministic"
+        log: list[dict[str, Any]] = []
+        limit = game.max_decisions(players, self.options)
+        while not game.is_over(state):
+            assert state.active, "a game that is not over must have an active seat"
+            assert len(log) < limit, f"not over after the declared maximum of {limit} actions"
+            self.check_step(state)
+            seats = sorted(state.active)
+            seat = seats[self.rng.randrange(len(seats))]
+            actions = game.legal_actions(state, seat)
+            action = actions[self.rng.randrange(len(actions))]
+            before = state.active
+            state = game.apply(state, seat, action)
+            log.append({"seat": seat, "action": json_round_trip(action)})
+            self.track_pending(before, state.active, seat)
+        self.check_over(state, log)
+
+    def track_pending(self, before: frozenset[int], after: frozenset[int], seat: int) -> None:
+        if after - before or not after:
+            self.pending.clear()
+        elif seat not in after:
+            self.pending.add(seat)
+
+    def check_step(self, state: Any) -> None:
+        game, players = self.game, self.players
+        saved = game.dumps(state)
+        active = state.active
+        for seat in range(players):
+            actions = game.legal_actions(state, seat)
+            assert actions == game.legal_actions(state, seat), "legal actions are not deterministic"
+            if seat in active:
+                assert actions, f"active seat {seat} has no legal action"
+                assert json_round_trip(list(actions)) == list(actions), "actions are not JSON-safe"
+                assert all(isinstance(a.get("type"), str) for a in actions), "action without type"
+                assert len({json.dumps(a, sort_keys=True) for a in actions}) == len(actions)
+                self.remember(actions)
+            else:
+                assert actions == (), f"inactive seat {seat} has legal actions"
+
+        # dumps / loads round trip, and the loaded state behaves the same.
+        loaded = game.loads(saved)
+        assert game.dumps(loaded) == saved, "dumps/loads does not round-trip"
+        assert loaded.active == active
+        seat = self.rng.randrange(players)
+        views = [game.view(state, None), game.view(state, seat)]
+        assert [game.view(loaded, None), game.view(loaded, seat)] == views, "loaded views differ"
+        assert json_round_trip(views) == views, "views are not JSON-safe"
+
+        self.check_bad_input(state, saved)
+        if len(active) >= 2:
+            self.check_commit_orders(state)
+            self.check_secrecy(state)
+        assert game.dumps(state) == saved, "a check changed the state"
+
+    def check_bad_input(self, state: Any, saved: str) -> None:
+        game, active = self.game, state.active
+        seat = min(active)
+        for bad in MALFORMED:
+            with pytest.raises(MalformedAction):
+                game.apply(state, seat, bad)
+        legal = {json.dumps(a, sort_keys=True) for a in game.legal_actions(state, seat)}
+        illegal = [a for a in self.seen_actions if json.dumps(a, sort_keys=True) not in legal]
+        for action in self.rng.sample(illegal, min(3, len(illegal))):
+            with pytest.raises(IllegalAction):
+                game.apply(state, seat, action)
+        some_action = game.legal_actions(state, seat)[0]
+        for other in range(self.players):
+            if other in active:
+                continue
+            if other in self.pending:
+                try:
+                    game.apply(state, other, some_action)
+                except RulesError as error:
+                    assert isinstance(error, NotYourTurn | IllegalAction)
+            else:
+                with pytest.raises(NotYourTurn):
+                    game.apply(state, other, some_action)
+        for outside in (-1, self.players, "0", None):
+            with pytest.raises((NotYourTurn, MalformedAction)):
+                game.apply(state, outside, some_action)  # type: ignore[arg-type]
+        for error_type in (IllegalAction, MalformedAction, NotYourTurn, GameOver):
+            assert issubclass(error_type, ValueError) and isinstance(error_type.code, str)
+        assert game.dumps(state) == saved, "a refused action changed the state"
+
+    def check_commit_orders(self, state: Any) -> None:
+        """Every order in which the active seats commit their choices gives the same state."""
+        game = self.game
+        seats = sorted(state.active)
+        choice = {}
+        for seat in seats:
+            actions = game.legal_actions(state, seat)
+            choice[seat] = actions[self.rng.randrange(len(actions))]
+        orders = [seats, seats[::-1]]
+        shuffled = seats[:]
+        self.rng.shuffle(shuffled)
+        orders.append(shuffled)
+        results = set()
+        for order in orders:
+            current = state
+            for seat in order:
+                current = game.apply(current, seat, choice[seat])
+            results.add(game.dumps(current))
+        assert len(results) == 1, f"commit order changes the outcome for seats {seats}"
+
+    def check_secrecy(self, state: Any) -> None:
+        """A pending choice of one seat shows in no other seat's view nor on the table."""
+        game, players = self.game, self.players
+        seats = sorted(state.active)
+        chooser = seats[self.rng.randrange(len(seats))]
+        actions = list(game.legal_actions(state, chooser))
+        if len(actions) > 3:
+            actions = self.rng.sample(actions, 3)
+        others = [None] + [s for s in range(players) if s != chooser]
+        seen = None
+        for action in actions:
+            after = game.apply(state, chooser, action)
+            views = [game.view(after, seat) for seat in others]
+            if seen is None:
+                seen = views
+            else:
+                assert views == seen, f"seat {chooser}'s pending choice leaks into another view"
+
+    def check_over(self, state: Any, log: list[dict[str, Any]]) -> None:
+        game = self.game
+        assert state.active == frozenset(), "a finished game has active seats"
+        for seat in range(self.players):
+            assert game.legal_actions(state, seat) == ()
+        result = game.result(state)
+        assert json_round_trip(result) == result, "result is not JSON-safe"
+        if self.seen_actions:
+            with pytest.raises(GameOver):
+                game.apply(state, 0, self.seen_actions[0])
+        replayed = replay(game, self.players, self.seed, self.options, log)
+        assert game.dumps(replayed) == game.dumps(state), "the action log does not replay"
+        assert game.loads(game.dumps(state)) is not None
+
+
+@pytest.mark.parametrize(("name", "players", "options"), cases())
+def test_conformance(name: str, players: int, options: dict[str, Any]) -> None:
+    game = load(name)
+    for seed in range(SEEDS):
+        Playout(game, players, options, seed).run()
+
+
+@pytest.mark.parametrize("name", names())
+def test_info_and_bad_setup(name: str) -> None:
+    game = load(name)
+    info = game.info
+    assert info.name == name
+    assert info.min_players <= info.max_players
+    assert info.agent_kinds[0] == "random"
+    for players in (info.min_players - 1, info.max_players + 1):
+        with pytest.raises(ValueError):
+            game.new_state(players, 1, dict(info.option_sets[0]))
+    with pytest.raises(ValueError):
+        game.new_state(info.min_players, 1, {"__no_such_option__": True})
+    for text in ("", "{}", "[1, 2]", '{"game": "nope"}'):
+        with pytest.raises(ValueError):
+            game.loads(text)
+    state = game.new_state(info.max_players, 3, dict(info.option_sets[0]))
+    with pytest.raises(IllegalAction):
+        game.result(state)
+    assert game.players_of(state) == info.max_players
+    again = game.new_state(info.max_players, 3, game.options_of(state))
+    assert game.dumps(again) == game.dumps(state), "options_of does not recreate the game"
+    for kind in info.agent_kinds:
+        agent = game.agent(kind, 1)
+        seat = min(state.active)
+        legal = game.legal_actions(state, seat)
+        assert agent.choose(game.view(state, seat), legal) in legal
+    with pytest.raises(KeyError):
+        game.agent("__no_such_agent__", 1)
