@@ -232,7 +232,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """(host) Adds a bot seat before the start."""
         room = hub.get(code)
         room.check_host(token)
-        return room.seats_out()[room.add_bot()]
+        seat = room.add_bot()
+        return room.seats_out()[seat]
 
     @app.post("/api/rooms/{code}/start", responses=errors)
     async def start_room(code: str, hub: HubDep, token: HostToken) -> RoomInfo:

@@ -44,7 +44,7 @@ class HiddenBids:
         min_players=2,
         max_players=4,
         option_sets=({}, {"rounds": 2}),
-        agent_kinds=("random",),
+        agent_kinds=("random", "highest"),
     )
 
     def new_state(
@@ -85,7 +85,9 @@ class HiddenBids:
         scores = list(state.scores)
         if played.count(top) == 1:
             scores[played.index(top)] += 1
-        hands = tuple(tuple(c for c in h if c != b) for h, b in zip(state.hands, played))
+        hands = tuple(
+            tuple(c for c in h if c != b) for h, b in zip(state.hands, played, strict=True)
+        )
         return BidState(
             hands,
             (None,) * len(hands),
@@ -124,9 +126,7 @@ class HiddenBids:
             h, b, s, r, n, rev = json.loads(text)
         except ValueError as error:
             raise BadState(str(error)) from error
-        return BidState(
-            tuple(map(tuple, h)), tuple(b), tuple(s), r, n, tuple(map(tuple, rev))
-        )
+        return BidState(tuple(map(tuple, h)), tuple(b), tuple(s), r, n, tuple(map(tuple, rev)))
 
     def max_decisions(self, players: int, options: Mapping[str, Any] | None = None) -> int:
         return 2 * 4 * players
@@ -138,9 +138,18 @@ class HiddenBids:
         return len(state.hands)
 
     def agent(self, kind: str, seed: int = 0) -> Agent:
+        if kind == "highest":
+            return HighestBidder()
         if kind != "random":
             raise KeyError(kind)
         return RandomAgent(seed)
+
+
+class HighestBidder:
+    """The "strongest" bot of the toy game: always bids its highest card."""
+
+    def choose(self, view: JSONDict, legal_actions: tuple[Action, ...]) -> Action:
+        return max(legal_actions, key=lambda a: int(a["card"]))
 
 
 GAME = HiddenBids()

@@ -1,0 +1,111 @@
+"""``recordroom serve``: run the game server, and print where phones should point.
+
+By default the server listens on 127.0.0.1:8000 and keeps its rooms in ``./data`` (one SQLite
+file). For a game night on a home network use ``--host 0.0.0.0``: the join address printed (and
+its QR code) then uses this machine's address on the local network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import socket
+import sys
+from pathlib import Path
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+WS_MAX_FRAME = 1 << 20
+"""Frames above this are cut off by the WebSocket layer itself; smaller messages that are still
+over the app's own limit (``Settings.max_message_bytes``) get an error message instead."""
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Adds ``serve`` to the command line."""
+    parser = commands.add_parser(
+        "serve",
+        help="run the game server (rooms for the table screen and phones)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--host", default=DEFAULT_HOST, help="address to listen on (0.0.0.0: LAN)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="port to listen on")
+    parser.add_argument(
+        "--data-dir", type=Path, default=Path("data"), help="folder of the rooms database"
+    )
+    parser.add_argument(
+        "--bot-delay", type=float, default=0.8, help="seconds a bot waits before it moves"
+    )
+    parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+    parser.add_argument(
+        "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
+    )
+    parser.set_defaults(run=run)
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (127.0.0.1 when there is none)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        # Connecting a UDP socket sends nothing; it only picks the outgoing interface.
+        probe.connect(("10.254.254.254", 1))
+        address: str = probe.getsockname()[0]
+    except OSError:
+        address = "127.0.0.1"
+    finally:
+        probe.close()
+    return address
+
+
+def join_url(host: str, port: int) -> str:
+    """The address people open: the LAN address when listening on every interface."""
+    shown = lan_address() if host in ("0.0.0.0", "::", "") else host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/"
+
+
+def qr_text(url: str) -> str:
+    """A QR code of the address, drawn with text blocks for a terminal."""
+    import qrcode
+
+    code = qrcode.QRCode(border=2)
+    code.add_data(url)
+    code.make(fit=True)
+    out = io.StringIO()
+    code.print_ascii(out=out, invert=True)
+    return out.getvalue()
+
+
+def banner(url: str, data_dir: Path, with_qr: bool) -> str:
+    """What the terminal shows when the server starts."""
+    lines = [
+        "Record Room is serving.",
+        f"  Open on the table screen and on phones: {url}",
+        f"  Rooms are kept in: {data_dir / 'recordroom.sqlite3'}",
+    ]
+    if url.startswith(("http://127.", "http://[::1]", "http://localhost")):
+        lines.append("  (only this machine can reach it; use --host 0.0.0.0 for phones)")
+    text = "\n".join(lines) + "\n"
+    if with_qr:
+        text += qr_text(url)
+    return text
+
+
+def run(args: argparse.Namespace) -> int:
+    """Starts the server and blocks until it is stopped."""
+    import uvicorn
+
+    from recordroom.server.app import Settings, create_app
+
+    app = create_app(Settings(data_dir=args.data_dir, bot_delay=args.bot_delay))
+    sys.stdout.write(banner(join_url(args.host, args.port), args.data_dir, not args.no_qr))
+    sys.stdout.flush()
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        ws_max_size=WS_MAX_FRAME,
+        log_level=args.log_level,
+    )
+    return 0

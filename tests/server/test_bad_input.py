@@ -1,0 +1,125 @@
+"""Point 7: bad input gets a clear error with a stable code, changes nothing, harms no one else."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from .helpers import TOY_NAME, Socket, TestClient, host, new_room
+
+
+@pytest.fixture
+def table(client: TestClient) -> Iterator[tuple[TestClient, str, list[Socket], Socket]]:
+    """A started two-seat toy game: both seats and a spectator connected."""
+    code, host_token, tokens = new_room(client, TOY_NAME, 2)
+    client.post(f"/api/rooms/{code}/start", headers=host(host_token))
+    contexts = [client.websocket_connect(f"/ws/{code}?token={t}") for t in tokens]
+    contexts.append(client.websocket_connect(f"/ws/{code}"))
+    sockets = [Socket(c.__enter__()) for c in contexts]
+    for i, socket in enumerate(sockets):
+        for _ in range(len(sockets) - i):
+            socket.recv_state()
+    yield client, code, sockets[:2], sockets[2]
+    for c in contexts:
+        c.__exit__(None, None, None)
+
+
+LONG = "x" * (64 * 1024 + 1)
+
+
+def act(version: int, action: Any) -> dict[str, Any]:
+    return {"type": "act", "version": version, "action": action}
+
+
+def first_legal(state: dict[str, Any]) -> Any:
+    return state["legal_actions"][0]
+
+
+BAD_MESSAGES: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
+    ("not json", lambda s: "{oops", "message/malformed"),
+    ("not an object", lambda s: [1, 2], "message/malformed"),
+    ("no type", lambda s: {"version": 0}, "message/malformed"),
+    ("unknown type", lambda s: {"type": "cheat", "seat": 1}, "message/unknown_type"),
+    ("act without version", lambda s: {"type": "act", "action": {}}, "message/malformed"),
+    ("extra field", lambda s: {"type": "ping", "seat": 1}, "message/malformed"),
+    ("too large", lambda s: act(0, {"pad": LONG}), "message/too_large"),
+    ("stale version", lambda s: act(-1, first_legal(s)), "action/stale"),
+    ("future version", lambda s: act(9, first_legal(s)), "action/stale"),
+    ("illegal action", lambda s: act(0, {"type": "bid", "card": 1}), "action/illegal"),
+    ("malformed action", lambda s: act(0, {"x": 1}), "action/illegal"),
+]
+
+
+@pytest.mark.parametrize(("label", "build", "code"), BAD_MESSAGES, ids=[b[0] for b in BAD_MESSAGES])
+def test_bad_message_is_refused_and_changes_nothing(
+    table: tuple[TestClient, str, list[Socket], Socket],
+    label: str,
+    build: Callable[[dict[str, Any]], Any],
+    code: str,
+) -> None:
+    client, room_code, (first, second), spectator = table
+    before = client.get(f"/api/rooms/{room_code}").json()
+    first.send(build(first.state))
+    error = first.recv()
+    assert error["type"] == "error"
+    assert error["code"] == code, error
+    assert error["message"]
+    assert client.get(f"/api/rooms/{room_code}").json() == before
+    # The server goes on serving everyone, the sender included.
+    second.send({"type": "act", "version": 0, "action": second.state["legal_actions"][0]})
+    for socket in (first, second, spectator):
+        assert socket.recv_state()["version"] == 1
+
+
+def test_spectator_and_host_hold_no_seat(
+    table: tuple[TestClient, str, list[Socket], Socket],
+) -> None:
+    _, _, (first, _), spectator = table
+    spectator.send({"type": "act", "version": 0, "action": first.state["legal_actions"][0]})
+    assert spectator.recv()["code"] == "seat/not_held"
+
+
+def test_a_seat_cannot_act_for_another(
+    table: tuple[TestClient, str, list[Socket], Socket],
+) -> None:
+    """A seat's action is always its own: another seat's card is just illegal for it."""
+    _, _, (first, second), _ = table
+    second.send({"type": "act", "version": 0, "action": first.state["legal_actions"][0]})
+    assert second.recv()["code"] == "action/illegal"
+
+
+def test_ping(table: tuple[TestClient, str, list[Socket], Socket]) -> None:
+    _, _, (first, _), _ = table
+    first.send({"type": "ping"})
+    assert first.recv() == {"type": "pong"}
+
+
+def test_unknown_room_and_bad_token_on_the_socket(client: TestClient) -> None:
+    with client.websocket_connect("/ws/ZZZZ") as ws:
+        assert ws.receive_json()["code"] == "room/not_found"
+    code, _, _ = new_room(client, TOY_NAME, 1)
+    with client.websocket_connect(f"/ws/{code}?token=guess") as ws:
+        assert ws.receive_json()["code"] == "auth/bad_token"
+
+
+def test_acting_before_the_start(client: TestClient) -> None:
+    code, _, tokens = new_room(client, TOY_NAME, 2)
+    with client.websocket_connect(f"/ws/{code}?token={tokens[0]}") as ws:
+        socket = Socket(ws)
+        socket.recv_state()
+        socket.send({"type": "act", "version": 0, "action": {"type": "bid", "card": 1000}})
+        assert socket.recv()["code"] == "room/not_started"
+
+
+def test_joins_and_lookups_are_rate_limited_per_client(make_client: Any) -> None:
+    client = make_client(join_limit=(3, 60.0), lookup_limit=(4, 60.0))
+    code, _, _ = new_room(client, TOY_NAME, 2)  # one creation and two joins
+    refused = client.post(f"/api/rooms/{code}/seats", json={"name": "Guess"})
+    assert refused.status_code == 429
+    assert refused.json()["code"] == "rate/limited"
+    answers = [client.get(f"/api/rooms/{code}").status_code for _ in range(5)]
+    assert answers == [200, 200, 200, 200, 429]
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        assert ws.receive_json()["code"] == "rate/limited"
