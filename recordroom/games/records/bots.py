@@ -1,0 +1,142 @@
+"""The greedy agent: picks the action whose immediate effect on its own board looks best.
+
+It decides only from its seat's view and its legal actions: it rebuilds its board from the view,
+tries each action on that copy with the board functions, and values the result as the board's
+score plus rough worths of unspent multipliers, lifted cash restrictions and earned bonuses.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from recordroom.engine.game import Action, JSONDict
+from recordroom.games.records import board as bd
+from recordroom.games.records.edition import HARMONY_OF, Edition, load_edition
+
+_WORTH = {
+    bd.MULTIPLIER: 2.5,
+    bd.CASH: 1.5,
+    bd.HARMONY: 2.5,
+    bd.AGENDA: 1.5,
+    bd.ASSET: 1.5,
+}
+
+
+def _bonus_worth(ed: Edition, b: bd.Board, code: int) -> float:
+    if code == bd.ALBUM:
+        return b.singles + 0.5 if b.albums < len(ed.album_bonuses) else 0.0
+    if code == bd.SINGLE:
+        return b.albums + 0.5 if b.singles < len(ed.single_bonuses) else 0.0
+    if code == bd.TOUR:
+        steps = ed.tour_steps
+        if b.tour >= len(steps):
+            return 0.0
+        return float(steps[b.tour].points - (steps[b.tour - 1].points if b.tour else 0))
+    if code >= HARMONY_OF:
+        return 2.0
+    return _WORTH.get(code, 1.0)
+
+
+def value(ed: Edition, b: bd.Board, earned: tuple[int, ...] = ()) -> float:
+    """How good a board looks: its score plus what its unused resources may still bring."""
+    v = float(bd.score(ed, b))
+    v += 2.5 * len(bd.unused_multipliers(ed, b))
+    v += 3.0 * bd.crew_count(b)  # every empty crew slot costs a fail tick at the end
+    v += 0.4 * (b.agenda.bit_count() + b.assets.bit_count() + b.harmonies.bit_count())
+    v += 0.8 * b.cash.bit_count()
+    for code in earned:
+        v += _bonus_worth(ed, b, code)
+    return v
+
+
+class GreedyAgent:
+    """One-step greedy player for Records."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, view: JSONDict, legal_actions: tuple[Action, ...]) -> Action:
+        """The legal action with the best-looking result (ties: the first)."""
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        ed = load_edition(view["edition"])
+        seat: int = view["seat"]
+        board = bd.Board.from_json(view["boards"][seat]["raw"])
+        kind = legal_actions[0]["type"]
+        if kind == "lead_singer":
+            return legal_actions[seat % len(legal_actions)]
+        if kind == "keep":
+            return max(legal_actions, key=lambda a: ed.goals[ed.goal_by_id[a["goal"]]].points)
+        if kind == "claim":
+            return max(
+                (a for a in legal_actions if a["type"] == "claim"),
+                key=lambda a: ed.goals[ed.goal_by_id[a["goal"]]].points,
+            )
+        you = view["you"]
+        best: Action = legal_actions[0]
+        best_value = -1e9
+        for action in legal_actions:
+            v = self._action_value(ed, board, you, action)
+            if v > best_value:
+                best, best_value = action, v
+        return best
+
+    def _action_value(self, ed: Edition, b: bd.Board, you: dict[str, Any], action: Action) -> float:
+        kind = action["type"]
+        if kind == "pick":
+            return self._card_value(ed, b, ed.card_by_id[action["card"]])
+        if kind == "draw":
+            return value(ed, b) + 2.0
+        if kind == "fail":
+            after, earned = bd.tick_fail(ed, b)
+            return value(ed, after, earned)
+        if kind == "mark":
+            return self._mark_value(ed, b, ed.card_by_id[you["played"]], action)
+        if kind == "bonus":
+            queue = you["queue"]
+            code = _code(ed, queue[0])
+            after, earned = bd.gain(ed, b, code, action["box"])
+            return value(ed, after, earned)
+        return value(ed, b)
+
+    def _mark_value(self, ed: Edition, b: bd.Board, card: int, action: Action) -> float:
+        area = action["area"]
+        if area == "crew":
+            m = action["multiplier"]
+            after, earned = bd.place_crew(ed, b, card, action["slot"], -1 if m is None else m)
+        elif area == "agenda":
+            after, earned = bd.tick_agenda(ed, b, action["box"])
+        else:
+            after, earned = bd.tick_asset(ed, b, action["box"])
+        return value(ed, after, earned)
+
+    def _card_value(self, ed: Edition, b: bd.Board, card: int) -> float:
+        c = ed.cards[card]
+        after, earned = bd.tick_fail(ed, b)
+        best = value(ed, after, earned)
+        if c.kind == "agenda":
+            for box in range(ed.agenda_boxes):
+                if not b.agenda >> box & 1:
+                    after, earned = bd.tick_agenda(ed, b, box)
+                    best = max(best, value(ed, after, earned))
+        elif c.kind == "asset":
+            for box in range(ed.asset_boxes):
+                if not b.assets >> box & 1:
+                    after, earned = bd.tick_asset(ed, b, box)
+                    best = max(best, value(ed, after, earned))
+        else:
+            unused = bd.unused_multipliers(ed, b)
+            for slot in bd.open_slots(ed, b, c.role):
+                for m in (-1, *unused[:1]):
+                    after, earned = bd.place_crew(ed, b, card, slot, m)
+                    best = max(best, value(ed, after, earned))
+        return best
+
+
+def _code(ed: Edition, name: str) -> int:
+    if name.startswith("harmony:"):
+        return HARMONY_OF + ed.colours.index(name.split(":", 1)[1])
+    from recordroom.games.records.edition import BONUSES
+
+    return BONUSES.index(name)

@@ -1,0 +1,354 @@
+"""How a Records game moves: setup, weeks of simultaneous picks and marking, weekends of goal
+claims, the end triggers, and solo turns.
+
+Each function takes a fresh copy of the state (made by the caller) or makes one, changes it and
+returns it. Simultaneous steps (lead singer colour, private goal, pick, claim) keep each seat's
+choice in ``pending`` until the last active seat has chosen; marking keeps the boards other seats
+see (``shown``) as they were until every marking seat is done, then shows them all at once.
+"""
+
+from __future__ import annotations
+
+from recordroom.engine.rng import shuffled
+from recordroom.games.records import board as bd
+from recordroom.games.records.edition import Edition
+from recordroom.games.records.state import NONE, State
+
+CHOICE_PHASES = frozenset({"lead_singer", "keep", "pick", "claim", "private"})
+"""Phases whose choices are secret until all are in, and may be changed until then."""
+
+
+def _set(seq: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
+    return (*seq[:i], value, *seq[i + 1 :])
+
+
+def _set_any(seq: tuple[object, ...], i: int, value: object) -> tuple[object, ...]:
+    return (*seq[:i], value, *seq[i + 1 :])
+
+
+def _cleared(state: State) -> tuple[int, ...]:
+    return (NONE,) * state.players
+
+
+def _add_trigger(state: State, name: str) -> None:
+    if name not in state.triggers:
+        state.triggers = (*state.triggers, name)
+    state.ending = True
+
+
+# -- setup --------------------------------------------------------------------------------------
+
+
+def resolve_lead(ed: Edition, s: State) -> State:
+    """Every lead singer colour is in: boards take them; then private goals (or the solo turn)."""
+    s.boards = tuple(_lead(b, c) for b, c in zip(s.boards, s.pending, strict=True))
+    s.shown = s.boards
+    s.pending = _cleared(s)
+    if s.players == 1:
+        return start_solo_turn(ed, s)
+    s.phase = "keep"
+    s.active = frozenset(range(s.players))
+    return s
+
+
+def _lead(board: bd.Board, colour: int) -> bd.Board:
+    b = board.copy()
+    b.lead = colour
+    return b
+
+
+def resolve_keep(ed: Edition, s: State) -> State:
+    """Every private goal is kept; the goals not kept leave the game; the first week starts."""
+    s.private = s.pending
+    s.dealt = ((),) * s.players
+    s.pending = _cleared(s)
+    return start_week(ed, s)
+
+
+# -- weeks ----------------------------------------------------------------------------------------
+
+
+def start_week(ed: Edition, s: State) -> State:
+    """Each player draws a hand: from the deck, then from their own shuffled private discard."""
+    s.week += 1
+    s.round = 1
+    hands = []
+    discards = list(s.discards)
+    deck = s.deck
+    for seat in range(s.players):
+        take = deck[: ed.hand_size]
+        deck = deck[ed.hand_size :]
+        missing = ed.hand_size - len(take)
+        if missing:
+            pile, s.rng = shuffled(discards[seat], s.rng)
+            take = take + pile[:missing]
+            discards[seat] = pile[missing:]
+        hands.append(take)
+    s.deck = deck
+    s.hands = tuple(hands)
+    s.discards = tuple(discards)
+    s.phase = "pick"
+    s.active = frozenset(range(s.players))
+    return s
+
+
+def resolve_picks(ed: Edition, s: State) -> State:
+    """All picks are in: they are revealed, leave the hands, and every player marks."""
+    s.played = s.pending
+    s.revealed = s.pending
+    s.hands = tuple(tuple(c for c in h if c != p) for h, p in zip(s.hands, s.pending, strict=True))
+    s.discards = tuple((*d, p) for d, p in zip(s.discards, s.pending, strict=True))
+    s.pending = _cleared(s)
+    s.phase = "mark"
+    s.marking_for = "round"
+    s.active = frozenset(range(s.players))
+    return s
+
+
+def end_marking(ed: Edition, s: State) -> State:
+    """Every marking seat is done: boards are shown; the step that asked for marking goes on."""
+    s.shown = s.boards
+    s.played = _cleared(s)
+    reason = s.marking_for
+    s.marking_for = ""
+    if reason == "round":
+        return end_round(ed, s)
+    if reason == "public":
+        s.goal_slot += 1
+        return weekend_next(ed, s)
+    if reason == "private":
+        return end_weekend(ed, s)
+    if reason == "solo":
+        return solo_after_mark(ed, s)
+    return solo_end_turn(ed, s)
+
+
+def end_round(ed: Edition, s: State) -> State:
+    """End triggers are checked; hands pass on, or the week ends and the weekend starts."""
+    for b in s.boards:
+        if bd.fail_full(ed, b):
+            _add_trigger(s, "fail")
+    for b in s.boards:
+        if bd.crew_full(b):
+            _add_trigger(s, "crew")
+    if s.round < ed.picks_per_week:
+        n = s.players
+        step = 1 if s.week % 2 == 1 else -1  # odd weeks pass clockwise, even weeks the other way
+        s.hands = tuple(s.hands[(seat - step) % n] for seat in range(n))
+        s.round += 1
+        s.phase = "pick"
+        s.active = frozenset(range(n))
+        return s
+    s.discards = tuple((*d, *h) for d, h in zip(s.discards, s.hands, strict=True))
+    s.hands = ((),) * s.players
+    s.goal_slot = 0
+    return weekend_next(ed, s)
+
+
+# -- weekends -------------------------------------------------------------------------------------
+
+
+def weekend_next(ed: Edition, s: State) -> State:
+    """The next public goal someone can claim is put to its claimants; the others go."""
+    while s.goal_slot < len(s.public):
+        goal = s.public[s.goal_slot]
+        if goal != NONE:
+            eligible = frozenset(
+                seat for seat in range(s.players) if bd.can_claim(ed, s.boards[seat], goal)
+            )
+            if eligible:
+                s.phase = "claim"
+                s.active = eligible
+                return s
+            s.public = _set(s.public, s.goal_slot, NONE)
+        s.goal_slot += 1
+    eligible = frozenset(
+        seat
+        for seat in range(s.players)
+        if s.private[seat] != NONE and len(s.boards[seat].goals) < ed.goal_boxes
+    )
+    if not eligible:
+        return end_weekend(ed, s)
+    s.phase = "private"
+    s.active = eligible
+    return s
+
+
+def _claim(ed: Edition, s: State, seat: int, goal: int, boards: list[bd.Board]) -> bool:
+    board, earned = bd.claim_goal(ed, boards[seat], goal)
+    board, queue = bd.resolve(ed, board, earned)
+    boards[seat] = board
+    s.queues = tuple(_set_any(s.queues, seat, queue))  # type: ignore[arg-type]
+    if len(board.goals) >= ed.goal_boxes:
+        _add_trigger(s, "goals")
+    return bool(queue)
+
+
+def resolve_claims(ed: Edition, s: State) -> State:
+    """Everyone has claimed or passed the current public goal; claimants mark it."""
+    goal = s.public[s.goal_slot]
+    s.claims = s.pending
+    boards = list(s.boards)
+    marking = [seat for seat in range(s.players) if s.pending[seat] == 1]
+    if marking:
+        s.public = _set(s.public, s.goal_slot, NONE)
+    marking = [seat for seat in marking if _claim(ed, s, seat, goal, boards)]
+    s.boards = tuple(boards)
+    s.shown = s.boards
+    s.pending = _cleared(s)
+    if marking:
+        s.phase = "mark"
+        s.marking_for = "public"
+        s.active = frozenset(marking)
+        return s
+    s.goal_slot += 1
+    return weekend_next(ed, s)
+
+
+def resolve_private(ed: Edition, s: State) -> State:
+    """Everyone has claimed or passed their private goal; claimants mark it."""
+    s.claims = s.pending
+    boards = list(s.boards)
+    marking = []
+    private = list(s.private)
+    for seat in range(s.players):
+        if s.pending[seat] == 1:
+            goal = private[seat]
+            private[seat] = NONE
+            if _claim(ed, s, seat, goal, boards):
+                marking.append(seat)
+    s.private = tuple(private)
+    s.boards = tuple(boards)
+    s.shown = s.boards
+    s.pending = _cleared(s)
+    if marking:
+        s.phase = "mark"
+        s.marking_for = "private"
+        s.active = frozenset(marking)
+        return s
+    return end_weekend(ed, s)
+
+
+def end_weekend(ed: Edition, s: State) -> State:
+    """Public goals are refilled for the next weekend; the game ends or a new week starts."""
+    public = list(s.public)
+    deck = s.goal_deck
+    for i, goal in enumerate(public):
+        if goal == NONE and deck:
+            public[i], deck = deck[0], deck[1:]
+    s.public, s.goal_deck = tuple(public), deck
+    s.goal_slot = 0
+    if s.ending:
+        return finish(ed, s)
+    return start_week(ed, s)
+
+
+def finish(ed: Edition, s: State) -> State:
+    """The game ends: each missing crew member ticks a fail box (no bonus from those ticks)."""
+    limit = len(ed.fail_penalties)
+    boards = []
+    for b in s.boards:
+        missing = len(b.crew) - bd.crew_count(b)
+        if missing and b.fails < limit:
+            b = b.copy()
+            b.fails = min(limit, b.fails + missing)
+        boards.append(b)
+    s.boards = s.shown = tuple(boards)
+    s.phase = "over"
+    s.active = frozenset()
+    s.hands = ((),) * s.players
+    return s
+
+
+# -- solo -----------------------------------------------------------------------------------------
+
+
+def start_solo_turn(ed: Edition, s: State) -> State:
+    """A new solo turn draws two cards; no two cards left ends the game."""
+    if len(s.deck) < 2:
+        _add_trigger(s, "deck")
+        return finish(ed, s)
+    s.turn += 1
+    s.hands = (s.deck[:2],)
+    s.deck = s.deck[2:]
+    s.option = ""
+    s.phase = "turn"
+    s.active = frozenset({0})
+    return s
+
+
+def solo_third(ed: Edition, s: State) -> State:
+    """Option B: a third card is drawn."""
+    s.hands = ((*s.hands[0], s.deck[0]),)
+    s.deck = s.deck[1:]
+    s.option = "B"
+    s.phase = "third"
+    return s
+
+
+def solo_playable(ed: Edition, hand: tuple[int, ...]) -> tuple[int, ...]:
+    """Option B: all one type or all different, any card; otherwise the odd one out."""
+    kinds = [ed.cards[c].kind for c in hand]
+    if len(set(kinds)) != 2:
+        return hand
+    return tuple(c for c, k in zip(hand, kinds, strict=True) if kinds.count(k) == 1)
+
+
+def solo_play(ed: Edition, s: State, card: int) -> State:
+    """The solo player plays ``card``; the other drawn cards are discarded."""
+    if not s.option:
+        s.option = "A"
+    s.discards = ((*s.discards[0], *(c for c in s.hands[0] if c != card)),)
+    s.hands = ((),)
+    s.played = (card,)
+    s.revealed = (card,)
+    s.phase = "mark"
+    s.marking_for = "solo"
+    return s
+
+
+def solo_after_mark(ed: Edition, s: State) -> State:
+    """After option B, the player may claim one goal of the row (or passes if none is met)."""
+    if s.option == "B":
+        if any(g != NONE and bd.can_claim(ed, s.boards[0], g) for g in s.public):
+            s.phase = "goal"
+            return s
+        solo_goal_row(ed, s, NONE)
+    return solo_end_turn(ed, s)
+
+
+def solo_goal_row(ed: Edition, s: State, claimed_slot: int) -> None:
+    """The claimed goal and the 4th goal leave the row; the rest shift right; new goals fill in."""
+    last = len(s.public) - 1
+    rest = tuple(g for i, g in enumerate(s.public) if i not in (claimed_slot, last) and g != NONE)
+    need = len(s.public) - len(rest)
+    drawn, s.goal_deck = s.goal_deck[:need], s.goal_deck[need:]
+    s.public = (NONE,) * (need - len(drawn)) + drawn + rest
+
+
+def solo_claim(ed: Edition, s: State, slot: int) -> State:
+    """The solo player claims the goal in ``slot``."""
+    boards = list(s.boards)
+    needs_choice = _claim(ed, s, 0, s.public[slot], boards)
+    s.boards = s.shown = tuple(boards)
+    s.claims = (slot,)
+    solo_goal_row(ed, s, slot)
+    if needs_choice:
+        s.phase = "mark"
+        s.marking_for = "solo_goal"
+        return s
+    return solo_end_turn(ed, s)
+
+
+def solo_end_turn(ed: Edition, s: State) -> State:
+    """A full fail track, a full crew or the last goals box ends the solo game."""
+    b = s.boards[0]
+    if bd.fail_full(ed, b):
+        _add_trigger(s, "fail")
+    if bd.crew_full(b):
+        _add_trigger(s, "crew")
+    if len(b.goals) >= ed.goal_boxes:
+        _add_trigger(s, "goals")
+    if s.ending:
+        return finish(ed, s)
+    return start_solo_turn(ed, s)

@@ -1,0 +1,361 @@
+"""Draft & Write Records through the engine contract: new games, legal actions, apply, results.
+
+Phases (``state.phase``): ``lead_singer`` and ``keep`` (setup), ``pick`` and ``mark`` (a round of
+a week), ``claim`` and ``private`` (a weekend), ``turn``, ``third`` and ``goal`` (solo), and
+``over``. ``mark`` also serves the bonuses of a claimed goal. See :mod:`.flow` for how one phase
+leads to the next and docs/records-edition.md for the edition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from recordroom.engine.agents import Agent, RandomAgent
+from recordroom.engine.errors import (
+    BadOptions,
+    GameOver,
+    IllegalAction,
+    MalformedAction,
+    NotYourTurn,
+)
+from recordroom.engine.game import Action, GameInfo, JSONDict, Seat
+from recordroom.engine.rng import seed_state, shuffled
+from recordroom.games.records import board as bd
+from recordroom.games.records import flow
+from recordroom.games.records.actions import DRAW, FAIL, KEYS, PASS, actions_for
+from recordroom.games.records.edition import EditionError, load_edition
+from recordroom.games.records.state import NONE, State, dumps, loads
+from recordroom.games.records.view import solo_rank, view
+
+DEFAULT_OPTIONS: dict[str, Any] = {"edition": "standard"}
+
+
+def _options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    merged = dict(DEFAULT_OPTIONS)
+    for key, value in (options or {}).items():
+        if key not in DEFAULT_OPTIONS:
+            raise BadOptions(f"records: unknown option {key!r}; options: edition")
+        merged[key] = value
+    try:
+        load_edition(str(merged["edition"]))
+    except EditionError as error:
+        raise BadOptions(f"records: {error}") from None
+    return merged
+
+
+class RecordsGame:
+    """The Records game object (the module's ``GAME``)."""
+
+    info = GameInfo(
+        name="records",
+        title="Draft & Write Records",
+        min_players=1,
+        max_players=6,
+        option_sets=({},),
+        agent_kinds=("random", "greedy"),
+    )
+
+    # -- contract ----------------------------------------------------------------------------------
+
+    def new_state(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+        """A new game: decks shuffled, goals dealt, every seat choosing a lead singer colour."""
+        if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 6:
+            raise BadOptions(f"records: players must be 1 to 6, got {players!r}")
+        opts = _options(options)
+        ed = load_edition(opts["edition"])
+        rng = seed_state(seed)
+        deck, rng = shuffled(ed.deck_for(players), rng)
+        goals, rng = shuffled(range(len(ed.goals)), rng)
+        s = State.__new__(State)
+        s.players = players
+        s.edition = ed.name
+        s.rng = rng
+        s.phase = "lead_singer"
+        s.active = frozenset(range(players))
+        s.week = s.round = s.turn = s.goal_slot = 0
+        s.deck = deck
+        s.discards = s.hands = s.queues = ((),) * players
+        s.pending = s.played = s.revealed = s.claims = s.private = (NONE,) * players
+        s.boards = s.shown = (bd.new_board(ed),) * players
+        public = goals[: ed.public_goals]
+        goals = goals[ed.public_goals :]
+        if players == 1:
+            s.dealt = ((),)
+        else:
+            k = ed.private_goals_dealt
+            s.dealt = tuple(goals[i * k : (i + 1) * k] for i in range(players))
+            goals = goals[players * k :]
+        s.public, s.goal_deck = public, goals
+        s.triggers = ()
+        s.ending = False
+        s.marking_for = ""
+        s.option = ""
+        s.legal_cache = {}
+        return s
+
+    def legal_actions(self, state: State, seat: Seat) -> tuple[Action, ...]:
+        """The seat's legal actions now, in a fixed order; () if it need not act."""
+        cached = state.legal_cache.get(seat)
+        if cached is not None:
+            return cached
+        result = self._legal(state, seat) if seat in state.active else ()
+        state.legal_cache[seat] = result
+        return result
+
+    def apply(self, state: State, seat: Seat, action: Action) -> State:
+        """The state after ``seat`` plays ``action``; raises the engine's errors otherwise."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
+            raise NotYourTurn(f"records: seat {seat!r} is not a seat of this game")
+        if state.phase == "over":
+            raise GameOver(f"records: action {action!r} refused, the game is over")
+        _check_shape(action, state.phase)
+        ed = load_edition(state.edition)
+        if seat not in state.active:
+            return self._change(state, seat, action)
+        if action not in self.legal_actions(state, seat):
+            raise IllegalAction(
+                f"records: action {action!r} is not legal for seat {seat} in phase {state.phase}"
+            )
+        s = state.copy()
+        kind = action["type"]
+        phase = s.phase
+        if phase in flow.CHOICE_PHASES:
+            s.pending = flow._set(s.pending, seat, _choice_value(ed, action))
+            s.active = s.active - {seat}
+            if s.active:
+                return s
+            if phase == "lead_singer":
+                return flow.resolve_lead(ed, s)
+            if phase == "keep":
+                return flow.resolve_keep(ed, s)
+            if phase == "pick":
+                return flow.resolve_picks(ed, s)
+            if phase == "claim":
+                return flow.resolve_claims(ed, s)
+            return flow.resolve_private(ed, s)
+        if phase == "mark":
+            return self._mark(ed, s, seat, action)
+        if phase == "turn":
+            if kind == "draw":
+                return flow.solo_third(ed, s)
+            return flow.solo_play(ed, s, ed.card_by_id[action["card"]])
+        if phase == "third":
+            return flow.solo_play(ed, s, ed.card_by_id[action["card"]])
+        # solo goal step
+        if kind == "pass":
+            flow.solo_goal_row(ed, s, NONE)
+            return flow.solo_end_turn(ed, s)
+        slot = s.public.index(ed.goal_by_id[action["goal"]])
+        return flow.solo_claim(ed, s, slot)
+
+    def view(self, state: State, seat: Seat | None) -> JSONDict:
+        """What ``seat`` may know (``None``: the public table)."""
+        return view(load_edition(state.edition), state, seat)
+
+    def is_over(self, state: State) -> bool:
+        """The game has ended."""
+        return state.phase == "over"
+
+    def result(self, state: State) -> JSONDict:
+        """Scores, the breakdown by area, the winners (and the solo rank)."""
+        ed = load_edition(state.edition)
+        breakdown = [bd.score_breakdown(ed, b) for b in state.boards]
+        scores = [sum(b.values()) for b in breakdown]
+        keys = [
+            (scores[i], -state.boards[i].fails, bd.crew_points(ed, state.boards[i]))
+            for i in range(state.players)
+        ]
+        best = max(keys)
+        out: JSONDict = {
+            "scores": scores,
+            "breakdown": breakdown,
+            "winners": [i for i, k in enumerate(keys) if k == best],
+            "over": state.phase == "over",
+            "triggers": list(state.triggers),
+            "weeks": state.week,
+            "turns": state.turn,
+        }
+        if state.players == 1:
+            out["rank"] = solo_rank(scores[0])
+        return out
+
+    def dumps(self, state: State) -> str:
+        """Exact JSON text of the state."""
+        return dumps(state)
+
+    def loads(self, text: str) -> State:
+        """The state written by :meth:`dumps`."""
+        return loads(text)
+
+    def max_decisions(self, players: int, options: Mapping[str, Any] | None = None) -> int:
+        """A bound on accepted actions: every pick ticks a box or a fail box, all finite."""
+        ed = load_edition(_options(options)["edition"])
+        choices = (
+            ed.harmony_boxes
+            + ed.agenda_boxes
+            + ed.asset_boxes
+            + len(ed.restrictions)
+            + ed.goal_boxes
+        )
+        boxes = len(ed.crew_slots) + ed.agenda_boxes + ed.asset_boxes + len(ed.fail_penalties)
+        if players == 1:
+            turns = ed.cards_per_player // 2
+            return 1 + turns * 4 + choices
+        weeks = boxes // ed.picks_per_week + 3
+        per_week = 2 * ed.picks_per_week + ed.public_goals + 1
+        return players * (2 + weeks * per_week + choices)
+
+    def options_of(self, state: State) -> JSONDict:
+        """The normalised options."""
+        return {"edition": state.edition}
+
+    def players_of(self, state: State) -> int:
+        """Seats in the game."""
+        return state.players
+
+    def agent(self, kind: str, seed: int = 0) -> Agent:
+        """A ``random`` or ``greedy`` agent."""
+        if kind == "random":
+            return RandomAgent(seed)
+        if kind == "greedy":
+            from recordroom.games.records.bots import GreedyAgent
+
+            return GreedyAgent(seed)
+        raise KeyError(f"records: unknown agent kind {kind!r}; kinds: random, greedy")
+
+    # -- internals ---------------------------------------------------------------------------------
+
+    def _legal(self, s: State, seat: int) -> tuple[Action, ...]:
+        ed = load_edition(s.edition)
+        acts = actions_for(s.edition)
+        phase = s.phase
+        if phase == "pick":
+            return tuple(acts.pick[c] for c in s.hands[seat])
+        if phase == "mark":
+            card = s.played[seat]
+            board = s.boards[seat]
+            if card == NONE:
+                code = s.queues[seat][0]
+                return tuple(acts.bonus(code, t) for t in bd.bonus_targets(ed, board, code))
+            return (*_mark_actions(ed, acts, board, card), FAIL)
+        if phase == "claim":
+            return (acts.claim[s.public[s.goal_slot]], PASS)
+        if phase == "private":
+            goal = s.private[seat]
+            if bd.can_claim(ed, s.boards[seat], goal):
+                return (acts.claim[goal], PASS)
+            return (PASS,)
+        if phase == "lead_singer":
+            return acts.lead
+        if phase == "keep":
+            return tuple(acts.keep[g] for g in s.dealt[seat])
+        if phase == "turn":
+            picks = tuple(acts.pick[c] for c in s.hands[0])
+            return (*picks, DRAW) if s.deck else picks
+        if phase == "third":
+            return tuple(acts.pick[c] for c in flow.solo_playable(ed, s.hands[0]))
+        if phase == "goal":
+            board = s.boards[0]
+            claims = tuple(
+                acts.claim[g] for g in s.public if g != NONE and bd.can_claim(ed, board, g)
+            )
+            return (*claims, PASS)
+        return ()
+
+    def _change(self, state: State, seat: int, action: Action) -> State:
+        """A seat outside ``active`` may only replace its pending choice of this step."""
+        if state.phase not in flow.CHOICE_PHASES or state.pending[seat] == NONE:
+            raise NotYourTurn(
+                f"records: seat {seat} may not act in phase {state.phase} (action {action!r})"
+            )
+        probe = state.copy()
+        probe.active = frozenset({seat})
+        if action not in self._legal(probe, seat):
+            raise IllegalAction(
+                f"records: action {action!r} cannot replace the pending choice of seat {seat} "
+                f"in phase {state.phase}"
+            )
+        ed = load_edition(state.edition)
+        s = state.copy()
+        s.pending = flow._set(s.pending, seat, _choice_value(ed, action))
+        return s
+
+    def _mark(self, ed: Any, s: State, seat: int, action: Action) -> State:
+        board = s.boards[seat]
+        kind = action["type"]
+        queue = s.queues[seat]
+        if kind == "bonus":
+            board, earned = bd.gain(ed, board, queue[0], action["box"])
+            queue = queue[1:] + earned
+        else:
+            card = s.played[seat]
+            s.played = flow._set(s.played, seat, NONE)
+            if kind == "fail":
+                board, earned = bd.tick_fail(ed, board)
+            elif action["area"] == "crew":
+                m = action["multiplier"]
+                board, earned = bd.place_crew(
+                    ed, board, card, action["slot"], -1 if m is None else m
+                )
+            elif action["area"] == "agenda":
+                board, earned = bd.tick_agenda(ed, board, action["box"])
+            else:
+                board, earned = bd.tick_asset(ed, board, action["box"])
+            queue = queue + earned
+        board, queue = bd.resolve(ed, board, queue)
+        s.boards = (*s.boards[:seat], board, *s.boards[seat + 1 :])
+        s.queues = (*s.queues[:seat], queue, *s.queues[seat + 1 :])
+        if queue:
+            return s
+        s.active = s.active - {seat}
+        if s.active:
+            return s
+        return flow.end_marking(ed, s)
+
+
+def _mark_actions(ed: Any, acts: Any, board: bd.Board, card_index: int) -> tuple[Action, ...]:
+    card = ed.cards[card_index]
+    if card.kind == "agenda":
+        return tuple(acts.agenda[b] for b in range(ed.agenda_boxes) if not board.agenda >> b & 1)
+    if card.kind == "asset":
+        return tuple(acts.asset[b] for b in range(ed.asset_boxes) if not board.assets >> b & 1)
+    slots = bd.open_slots(ed, board, card.role)
+    if not slots:
+        return ()
+    spendable = []
+    seen = set()
+    for m in bd.unused_multipliers(ed, board):
+        value = ed.multipliers[m]
+        if value not in seen:  # two unspent boxes of the same value are the same choice
+            seen.add(value)
+            spendable.append(m)
+    return tuple(acts.crew_mark(slot, m) for slot in slots for m in (-1, *spendable))
+
+
+def _choice_value(ed: Any, action: Action) -> int:
+    kind = action["type"]
+    if kind == "lead_singer":
+        return int(ed.colours.index(action["colour"]))
+    if kind == "keep":
+        return int(ed.goal_by_id[action["goal"]])
+    if kind == "pick":
+        return int(ed.card_by_id[action["card"]])
+    return 1 if kind == "claim" else 0
+
+
+def _check_shape(action: Any, phase: str) -> None:
+    if not isinstance(action, dict):
+        raise MalformedAction(f"records: action {action!r} in phase {phase} is not an object")
+    keys = KEYS.get(action.get("type"))  # type: ignore[arg-type]
+    if keys is None or keys != action.keys():
+        raise MalformedAction(
+            f"records: action {action!r} in phase {phase} is not a Records action "
+            f"(types: {', '.join(KEYS)})"
+        )
+    for value in action.values():
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | str)):
+            raise MalformedAction(f"records: action {action!r} in phase {phase} has a bad field")
+
+
+GAME = RecordsGame()

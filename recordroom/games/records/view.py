@@ -1,0 +1,130 @@
+"""What one seat (or the public table) may see of a Records game.
+
+Boards, public goals, picks once revealed, discard and hand sizes are public. A seat's hand, its
+private goal (and the two it was dealt), its pending choice and its bonus queue are its own. While
+seats are marking, every other seat sees their boards as they were when marking began.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from recordroom.games.records import board as bd
+from recordroom.games.records.edition import Edition, bonus_name
+from recordroom.games.records.flow import CHOICE_PHASES
+from recordroom.games.records.state import NONE, State
+
+SOLO_RANKS = (
+    (0, "Garage band"),
+    (35, "Pub circuit"),
+    (50, "Club headliner"),
+    (65, "Festival act"),
+    (80, "Stadium legend"),
+)
+"""The solo chart: the rank of a score is the last entry whose threshold it reaches."""
+
+
+def solo_rank(score: int) -> str:
+    """The solo chart's rank for a score."""
+    rank = SOLO_RANKS[0][1]
+    for threshold, name in SOLO_RANKS:
+        if score >= threshold:
+            rank = name
+    return rank
+
+
+def board_view(ed: Edition, b: bd.Board) -> dict[str, Any]:
+    """A board in names and lists, with its score breakdown."""
+    breakdown = bd.score_breakdown(ed, b)
+    columns = ed.harmony_columns
+    return {
+        "lead_singer": ed.colours[b.lead] if b.lead >= 0 else None,
+        "fails": b.fails,
+        "goals": [ed.goals[g].id for g in b.goals],
+        "agenda": [i for i in range(ed.agenda_boxes) if b.agenda >> i & 1],
+        "albums": b.albums,
+        "singles": b.singles,
+        "crew": [
+            None if c == bd.EMPTY else {"card": ed.cards[c].id, "multiplier": m}
+            for c, m in zip(b.crew, b.crew_mult, strict=True)
+        ],
+        "tour": b.tour,
+        "multipliers": {
+            "earned": b.mult_earned,
+            "spent": [i for i in range(b.mult_earned) if b.mult_spent >> i & 1],
+        },
+        "assets": [i for i in range(ed.asset_boxes) if b.assets >> i & 1],
+        "harmonies": {
+            colour: [j for j in range(columns) if b.harmonies >> (c * columns + j) & 1]
+            for c, colour in enumerate(ed.colours)
+        },
+        "cash_lifted": [ed.restrictions[i] for i in range(len(ed.restrictions)) if b.cash >> i & 1],
+        "breakdown": breakdown,
+        "score": sum(breakdown.values()),
+        "raw": b.to_json(),
+    }
+
+
+def _card(ed: Edition, c: int) -> str | None:
+    return None if c == NONE else ed.cards[c].id
+
+
+def _goal(ed: Edition, g: int) -> str | None:
+    return None if g == NONE else ed.goals[g].id
+
+
+def view(ed: Edition, s: State, seat: int | None) -> dict[str, Any]:
+    """The view of ``seat`` (``None``: public)."""
+    boards = [s.boards[i] if i == seat else s.shown[i] for i in range(s.players)]
+    out: dict[str, Any] = {
+        "game": "records",
+        "edition": s.edition,
+        "players": s.players,
+        "seat": seat,
+        "phase": s.phase,
+        "week": s.week,
+        "round": s.round,
+        "turn": s.turn,
+        "direction": "clockwise" if s.week % 2 == 1 else "counter-clockwise",
+        "deck": len(s.deck),
+        "goal_deck": len(s.goal_deck),
+        "discards": [len(d) for d in s.discards],
+        "hand_sizes": [len(h) for h in s.hands],
+        "public_goals": [_goal(ed, g) for g in s.public],
+        "current_goal": _goal(ed, s.public[s.goal_slot])
+        if s.phase == "claim" and s.goal_slot < len(s.public)
+        else None,
+        "revealed": [_card(ed, c) for c in s.revealed],
+        "claims": list(s.claims),
+        "boards": [board_view(ed, b) for b in boards],
+        "waiting": sorted(s.active) if s.phase in CHOICE_PHASES else None,
+        "triggers": list(s.triggers),
+        "ending": s.ending,
+        "over": s.phase == "over",
+    }
+    if s.players == 1:
+        out["hand"] = [_card(ed, c) for c in s.hands[0]]
+        out["option"] = s.option
+    if seat is not None:
+        queue = s.queues[seat]
+        pending = s.pending[seat]
+        you: dict[str, Any] = {
+            "hand": [_card(ed, c) for c in s.hands[seat]],
+            "played": _card(ed, s.played[seat]),
+            "queue": [bonus_name(ed, q) for q in queue],
+            "private_goal": _goal(ed, s.private[seat]),
+            "dealt": [_goal(ed, g) for g in s.dealt[seat]],
+            "to_act": seat in s.active,
+            "pending": None,
+        }
+        if pending != NONE:
+            if s.phase == "lead_singer":
+                you["pending"] = ed.colours[pending]
+            elif s.phase == "keep":
+                you["pending"] = _goal(ed, pending)
+            elif s.phase == "pick":
+                you["pending"] = _card(ed, pending)
+            else:
+                you["pending"] = "claim" if pending == 1 else "pass"
+        out["you"] = you
+    return out
