@@ -12,6 +12,7 @@ from recordroom.engine.game import Game
 
 _MODULES: dict[str, str] = {
     "disc-cover": "recordroom.games.disc_cover",
+    "records": "recordroom.games.records",
 }
 
 

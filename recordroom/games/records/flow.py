@@ -312,6 +312,7 @@ def solo_after_mark(ed: Edition, s: State) -> State:
     if s.option == "B":
         if any(g != NONE and bd.can_claim(ed, s.boards[0], g) for g in s.public):
             s.phase = "goal"
+            s.active = frozenset({0})
             return s
         solo_goal_row(ed, s, NONE)
     return solo_end_turn(ed, s)
@@ -336,6 +337,7 @@ def solo_claim(ed: Edition, s: State, slot: int) -> State:
     if needs_choice:
         s.phase = "mark"
         s.marking_for = "solo_goal"
+        s.active = frozenset({0})
         return s
     return solo_end_turn(ed, s)
 

@@ -158,7 +158,9 @@ class RecordsGame:
         return state.phase == "over"
 
     def result(self, state: State) -> JSONDict:
-        """Scores, the breakdown by area, the winners (and the solo rank)."""
+        """Scores, the breakdown by area, the winners (and the solo rank); only once over."""
+        if state.phase != "over":
+            raise IllegalAction(f"records: no result yet, the game is in phase {state.phase}")
         ed = load_edition(state.edition)
         breakdown = [bd.score_breakdown(ed, b) for b in state.boards]
         scores = [sum(b.values()) for b in breakdown]
