@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .helpers import TOY_NAME, Socket, TestClient, host, new_room
+import pytest
+
+from recordroom.engine.playout import replay
+
+from .helpers import TOY_NAME, Socket, TestClient, every_game, host, load_game, new_room
 
 
 def connected(socket: Socket) -> list[bool]:
@@ -116,3 +120,20 @@ def test_bots_wait_the_configured_delay(make_client: Any) -> None:
 
 def act(state: dict[str, Any]) -> dict[str, Any]:
     return {"type": "act", "version": state["version"], "action": state["legal_actions"][0]}
+
+
+@pytest.mark.parametrize("game_name", every_game())
+def test_bots_alone_finish_every_game(client: TestClient, game_name: str) -> None:
+    game = load_game(game_name)
+    code, host_token, _ = new_room(client, game_name, 0)
+    for _ in range(game.info.min_players):
+        client.post(f"/api/rooms/{code}/bots", headers=host(host_token))
+    client.post(f"/api/rooms/{code}/start", headers=host(host_token))
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        table = Socket(ws)
+        while table.recv_state()["status"] != "over":
+            pass
+    log = client.get(f"/api/rooms/{code}/log").json()
+    final = replay(game, game.info.min_players, log["seed"], log["options"], log["log"])
+    assert log["result"] == game.result(final) == table.state["result"]
+    assert table.state["view"] == game.view(final, None)

@@ -1,0 +1,204 @@
+"""Point 8: the real thing. ``recordroom serve`` in a subprocess, one WebSocket client per seat,
+``kill -9`` halfway through a game, a restart on the same data folder, and every client back in
+its seat; the game finishes with no accepted action lost and the result its log replays to.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from recordroom import games
+from recordroom.engine.playout import random_playout, replay
+
+pytestmark = pytest.mark.slow
+
+WAIT = 20.0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+class Server:
+    """``recordroom serve`` as a child process on a free 127.0.0.1 port."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self.output = data_dir / "server.out"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "recordroom", "serve", "--host", "127.0.0.1"]
+        command += ["--port", str(self.port), "--data-dir", str(self.data_dir)]
+        command += ["--bot-delay", "0", "--no-qr", "--log-level", "warning"]
+        with self.output.open("ab") as out:
+            self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.output.read_text()}")
+            try:
+                if httpx.get(f"{self.url}/api/health", timeout=1.0).is_success:
+                    return
+            except httpx.TransportError:
+                time.sleep(0.05)
+        raise RuntimeError(f"server did not come up: {self.output.read_text()}")
+
+    def kill(self) -> None:
+        """``kill -9``: no shutdown code of the server runs."""
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=WAIT)
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path)
+    running.start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+class Player:
+    """One seat's WebSocket client, keeping the last state it was sent."""
+
+    def __init__(self, server: Server, code: str, token: str) -> None:
+        url = f"ws://127.0.0.1:{server.port}/ws/{code}?token={token}"
+        self.ws: ClientConnection = connect(url).__enter__()
+        self.state: dict[str, Any] = {}
+        self.errors: list[dict[str, Any]] = []
+
+    def read_until(self, version: int) -> dict[str, Any]:
+        """Reads messages until a state of at least ``version`` arrives."""
+        while not self.state or self.state["version"] < version:
+            message = json.loads(self.ws.recv(timeout=WAIT))
+            if message["type"] == "state":
+                self.state = message
+            else:
+                self.errors.append(message)
+        return self.state
+
+    def close(self) -> None:
+        self.ws.__exit__(None, None, None)
+
+
+def players_for(name: str) -> int:
+    info = games.load(name).info
+    return min(info.max_players, max(info.min_players, 3))
+
+
+def halfway(name: str, players: int, options: dict[str, Any]) -> int:
+    """Half the length of a typical game (random playouts)."""
+    game = games.load(name)
+    lengths = [len(random_playout(game, players, s, options)[1]) for s in range(3)]
+    return max(2, min(lengths) // 2)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_kill_9_halfway_loses_nothing(server: Server, name: str) -> None:
+    game = games.load(name)
+    options = dict(game.info.option_sets[0])
+    players = players_for(name)
+    api = httpx.Client(base_url=server.url, timeout=WAIT)
+    room = api.post("/api/rooms", json={"game": name, "options": options}).json()
+    code, host = room["code"], {"Authorization": f"Bearer {room['host_token']}"}
+    tokens = [
+        api.post(f"/api/rooms/{code}/seats", json={"name": f"P{i}"}).json()["token"]
+        for i in range(players)
+    ]
+    assert api.post(f"/api/rooms/{code}/start", headers=host).is_success
+    seats = [Player(server, code, t) for t in tokens]
+    rng = random.Random(11)
+    log: list[dict[str, Any]] = []
+    kill_at = halfway(name, players, options)
+    try:
+        for p in seats:
+            p.read_until(0)
+        while len(log) < kill_at:
+            assert seats[0].state["status"] == "playing"
+            play_one(seats, log, rng)
+        # Act once more and kill the server the moment one client has been told.
+        seat, action = choose(seats, rng)
+        seats[seat].ws.send(json.dumps({"type": "act", "version": len(log), "action": action}))
+        seats[seat].read_until(len(log) + 1)
+        server.kill()
+        log.append({"seat": seat, "action": action})
+        before = {i: p.state for i, p in enumerate(seats)}
+        for p in seats:
+            p.close()
+
+        server.start()
+        info = api.get(f"/api/rooms/{code}").json()
+        assert info["version"] == len(log), "an action a client was told about was lost"
+        seats = [Player(server, code, t) for t in tokens]
+        for i, p in enumerate(seats):
+            state = p.read_until(len(log))
+            assert state["seat"] == i
+            if before[i]["version"] == len(log):
+                assert state["view"] == before[i]["view"]
+                assert state["legal_actions"] == before[i]["legal_actions"]
+        limit = game.max_decisions(players, options)
+        while seats[0].state["status"] != "over":
+            assert len(log) < limit
+            play_one(seats, log, rng)
+        stored = api.get(f"/api/rooms/{code}/log").json()
+        assert stored["log"] == log
+        final = replay(game, players, stored["seed"], stored["options"], stored["log"])
+        assert stored["result"] == game.result(final)
+        assert all(p.state["result"] == stored["result"] for p in seats)
+        assert all(not p.errors for p in seats), [p.errors for p in seats]
+    finally:
+        for p in seats:
+            p.close()
+        api.close()
+
+
+def choose(seats: list[Player], rng: random.Random) -> tuple[int, dict[str, Any]]:
+    """A random seat with something to do, and one of its legal actions."""
+    movers = [i for i, p in enumerate(seats) if p.state["legal_actions"]]
+    seat = movers[rng.randrange(len(movers))]
+    legal = seats[seat].state["legal_actions"]
+    return seat, legal[rng.randrange(len(legal))]
+
+
+def play_one(seats: list[Player], log: list[dict[str, Any]], rng: random.Random) -> None:
+    """One action through its seat's socket; every client must be told."""
+    seat, action = choose(seats, rng)
+    seats[seat].ws.send(json.dumps({"type": "act", "version": len(log), "action": action}))
+    log.append({"seat": seat, "action": action})
+    for p in seats:
+        p.read_until(len(log))
