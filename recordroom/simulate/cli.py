@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from recordroom.simulate import disc_cover
+from recordroom.simulate import disc_cover, records
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -16,3 +16,4 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     games = parser.add_subparsers(dest="game", metavar="GAME", required=True)
     disc_cover.register(games)
+    records.register(games)

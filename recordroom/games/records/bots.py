@@ -44,7 +44,9 @@ def value(ed: Edition, b: bd.Board, earned: tuple[int, ...] = ()) -> float:
     v += 2.5 * len(bd.unused_multipliers(ed, b))
     v += 3.0 * bd.crew_count(b)  # every empty crew slot costs a fail tick at the end
     v += 0.4 * (b.agenda.bit_count() + b.assets.bit_count() + b.harmonies.bit_count())
-    v += 0.8 * b.cash.bit_count()
+    for i, name in enumerate(ed.restrictions):
+        if b.cash >> i & 1:
+            v += 1.2 if name.startswith("tour") else 0.8
     for code in earned:
         v += _bonus_worth(ed, b, code)
     return v
@@ -65,7 +67,7 @@ class GreedyAgent:
         board = bd.Board.from_json(view["boards"][seat]["raw"])
         kind = legal_actions[0]["type"]
         if kind == "lead_singer":
-            return legal_actions[seat % len(legal_actions)]
+            return legal_actions[self._rng.randrange(len(legal_actions))]
         if kind == "keep":
             return max(legal_actions, key=lambda a: ed.goals[ed.goal_by_id[a["goal"]]].points)
         if kind == "claim":
