@@ -13,9 +13,9 @@ $(STAMP): requirements.lock pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
-## run: start the main job (a Disc Cover simulation until the server lands)
+## run: start the game server (rooms kept in ./data) on 127.0.0.1:8000; prints the address and a QR code
 run: $(STAMP)
-	$(BIN)/recordroom simulate disc-cover --players 5 --variant cooperative --games 1000 --seed 1
+	$(BIN)/recordroom serve --host 127.0.0.1 --port 8000 --data-dir data
 
 ## test: install what the tests need, then lint, format check, type check and the whole suite
 test: $(STAMP) system-deps lint typecheck pytest
