@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 
 from recordroom.engine import IllegalAction, NotYourTurn, random_playout
-from recordroom.games.records import GAME
+from recordroom.games.records import GAME, flow
 from recordroom.games.records import board as bd
-from recordroom.games.records import flow
 from recordroom.games.records.edition import load_edition
 from recordroom.games.records.state import NONE, State
 
