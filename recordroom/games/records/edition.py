@@ -422,6 +422,9 @@ def _check_counts(edition: Edition, r: _Reader) -> None:
                 f"{count} cards carry the mark players = {players}, "
                 f"expected cards_per_player = {edition.cards_per_player}",
             )
+    for g in edition.goals:
+        if g.kind == "cash" and g.n > len(edition.restrictions):
+            raise r.fail(f"goals.cards[{g.index}] ({g.id})", "needs more cash removals than exist")
     needed = edition.public_goals + 6 * edition.private_goals_dealt
     if len(edition.goals) < needed:
         raise r.fail("goals.cards", f"{len(edition.goals)} goals; 6 players need {needed}")
