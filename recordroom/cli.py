@@ -28,6 +28,13 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     serve.register(commands)
 
 
+def add_sleeves(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``recordroom sleeves export | booklet | contact-sheet | check``: the sleeve art as files."""
+    from recordroom.media import cli as sleeves_cli
+
+    sleeves_cli.register(commands)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole command-line interface."""
     parser = argparse.ArgumentParser(
@@ -41,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_simulate(commands)
     add_serve(commands)
+    add_sleeves(commands)
     return parser
 
 

@@ -7,7 +7,7 @@ what the 120 px phone thumbnails look like.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PIL import Image
 
@@ -17,9 +17,16 @@ from recordroom.media.sleeve_art import render_svg
 
 
 def contact_sheet(
-    sleeves: Sequence[Sleeve] | None = None, thumb: int = 120, columns: int = 10, gap: int = 8
+    sleeves: Sequence[Sleeve] | None = None,
+    thumb: int = 120,
+    columns: int = 10,
+    gap: int = 8,
+    picture: Callable[[int, int], Image.Image] | None = None,
 ) -> Image.Image:
-    """The sleeves as a grid of thumb-pixel squares on a dark ground."""
+    """The sleeves as a grid of thumb-pixel squares on a dark ground.
+
+    ``picture(sleeve_id, size)`` draws one sleeve; the default renders the sleeve's generated art.
+    """
     chosen = list(catalogue() if sleeves is None else sleeves)
     rows = (len(chosen) + columns - 1) // columns
     width = columns * thumb + (columns + 1) * gap
@@ -27,7 +34,7 @@ def contact_sheet(
     sheet = Image.new("RGB", (width, height), (24, 24, 28))
     for index, sleeve in enumerate(chosen):
         row, col = divmod(index, columns)
-        tile = svg_to_image(render_svg(sleeve), thumb)
+        tile = picture(sleeve.id, thumb) if picture else svg_to_image(render_svg(sleeve), thumb)
         sheet.paste(tile, (gap + col * (thumb + gap), gap + row * (thumb + gap)))
     return sheet
 
