@@ -3,7 +3,7 @@
 At the end of a game the table can download it. The input is the ``mosaic`` list of the game's
 result (``[{"sleeve": {"id": ..., "title": ..., "artist": ...}, "points": 3}, ...]``, in the order
 the sleeves were placed), so the server passes the result through unchanged. Each sleeve sits in
-the 3 x 3 grid with its points on a token in the corner and its title beneath; the footer gives the
+the 3 x 3 grid with its title beneath and its points on a token beside it; the footer gives the
 total and, when given, the tier and a caption.
 """
 
@@ -23,7 +23,7 @@ MosaicEntry = Mapping[str, object]
 
 CELL = 300
 GAP = 18
-CAPTION = 46
+CAPTION = 64
 MARGIN = 36
 FOOTER = 84
 
@@ -54,10 +54,10 @@ def render_mosaic(
         x = MARGIN + col * (CELL + GAP)
         y = MARGIN + row * (CELL + CAPTION + GAP)
         sheet.paste(_picture(deck, sid), (x, y))
-        _token(draw, x + CELL - 34, y + CELL - 34, points)
+        _token(draw, x + CELL - 28, y + CELL + CAPTION // 2 + 2, points)
         draw.text(
-            (x + CELL / 2, y + CELL + 24), _fit(draw, title, 20, CELL), fill=(236, 232, 224),
-            font=pil_font(20, bold=True), anchor="mm",
+            (x, y + CELL + CAPTION // 2 + 2), _fit(draw, title, 20, CELL - 66),
+            fill=(236, 232, 224), font=pil_font(20, bold=True), anchor="lm",
         )  # fmt: skip
     footer_y = height - MARGIN - FOOTER / 2
     label = f"{total} point{'s' if total != 1 else ''}" + (f" · {tier}" if tier else "")
