@@ -332,6 +332,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lobby() -> FileResponse:
         return FileResponse(WEB_DIR / "lobby" / "index.html")
 
+    @app.get("/table", include_in_schema=False)
+    async def table_page() -> FileResponse:
+        return FileResponse(WEB_DIR / "disc-cover" / "table.html")
+
+    @app.get("/join", include_in_schema=False)
+    @app.get("/join/{code}", include_in_schema=False)
+    async def phone_page(code: str = "") -> FileResponse:
+        return FileResponse(WEB_DIR / "disc-cover" / "phone.html")
+
     return app
 
 

@@ -1,0 +1,490 @@
+// The table screen: set up the evening, let the players join, then show the four sleeves, play
+// the song, reveal the votes together and grow the mosaic. It holds the host token of the room.
+import {
+  $, $$, el, api, tokens, normaliseCode, RoomSocket, seatColour, initials, sleeveImage,
+  votesByCard, plural,
+} from "./common.js";
+
+const params = new URLSearchParams(location.search);
+const HOLD = Number(params.get("hold") || 5000); // how long a reveal stays on the table, in ms
+const VARIANT_NAMES = { cooperative: "Together", competitive: "Everyone for themselves" };
+
+let code = normaliseCode(params.get("room"));
+let hostToken = code ? tokens.host(code) : null;
+let live = null;
+let last = null; // the newest state message
+let previous = null; // the view before it
+let reveal = null; // {record, until} while a finished turn is shown
+let revealTimer = null;
+let roomInfo = null;
+let music = null; // the newest music message
+let playing = { url: null, turn: null };
+let queued = null; // a track waiting for the reveal or (party mode) for the song to end
+let seenAnimation = new Set(); // keys of things already animated in
+
+const audio = $("#audio");
+const ICONS = {
+  play: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 4l13 8-13 8z" fill="currentColor"/></svg>',
+  pause: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 4h4v16H6zM14 4h4v16h-4z" fill="currentColor"/></svg>',
+};
+
+// ---- setup ---------------------------------------------------------------------------------
+
+let library = { sources: [{ id: "demo", name: "Demo playlist", tracks: null }], playlists: [], themes: [] };
+
+async function loadMusic() {
+  try {
+    library = await api("GET", "/api/music");
+  } catch { /* an older server: the demo playlist only */ }
+  const sources = [
+    ...library.sources.map((s) => ({ id: s.id, name: s.name, tracks: s.tracks })),
+    { id: "playlist", name: "A playlist", tracks: library.playlists.length ? `${library.playlists.length} found` : null,
+      disabled: !library.playlists.length },
+    { id: "external", name: "External player", note: "no sound here; the table tells you when to start the next song" },
+  ];
+  $("#sources").replaceChildren(...sources.map((s, i) => el("label", { class: "choice small" },
+    el("input", { type: "radio", name: "source", value: s.id, checked: i === 0, disabled: s.disabled,
+      onchange: musicFormChanged }),
+    el("span", {}, el("b", {}, s.name),
+      el("small", {}, s.note || (typeof s.tracks === "number" ? plural(s.tracks, "track", "tracks") : s.tracks || "none found"))))));
+  $("#playlist").replaceChildren(...library.playlists.map((p) =>
+    new Option(`${p.name} (${plural(p.tracks, "track", "tracks")})`, p.id)));
+  $("#themes").replaceChildren(...library.themes.map((t) => el("label", { class: "theme" },
+    el("input", { type: "checkbox", name: "theme", value: t.name }),
+    el("span", {}, t.name, el("small", {}, ` ${t.tracks}`)))));
+  musicFormChanged();
+}
+
+function musicFormChanged() {
+  const source = $("input[name=source]:checked")?.value || "demo";
+  $("#playlist-line").hidden = source !== "playlist";
+  $("#themes-box").hidden = !library.themes.length || source === "external" || source === "playlist";
+}
+
+$("#setup-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  $("#create").disabled = true;
+  const variant = $("input[name=variant]:checked").value;
+  const source = $("input[name=source]:checked")?.value || "demo";
+  const body = {
+    game: "disc-cover",
+    options: { variant },
+    music: {
+      source,
+      playlist: source === "playlist" ? $("#playlist").value : null,
+      themes: source === "demo" || source === "library" ? $$("input[name=theme]:checked").map((i) => i.value) : [],
+      play_to_end: $("#play-to-end").checked,
+    },
+  };
+  try {
+    const room = await api("POST", "/api/rooms", body);
+    tokens.setHost(room.code, room.host_token);
+    code = room.code;
+    hostToken = room.host_token;
+    enter();
+  } catch (error) {
+    $("#setup-error").textContent = error.message;
+  } finally {
+    $("#create").disabled = false;
+  }
+});
+
+// ---- the room ------------------------------------------------------------------------------
+
+function enter() {
+  history.replaceState(null, "", `/table?room=${code}${params.has("hold") ? `&hold=${HOLD}` : ""}`);
+  $("#setup").hidden = true;
+  roomInfo = null;
+  api("GET", `/api/rooms/${code}`).then((info) => { roomInfo = info; if (last) render(last); }).catch(() => {});
+  if (live) live.stop();
+  live = new RoomSocket(code, hostToken, {
+    onState: (message) => {
+      previous = last?.view || null;
+      music = message.music || null;
+      if (message.view && message.status !== "lobby") noticeReveal(message);
+      render(message);
+    },
+    onError: (message) => showError(message.message),
+    onAgain: moveTo,
+    onClosed: () => showError("The server closed the table's connection; reload the page."),
+  });
+}
+
+function moveTo(newCode) {
+  if (newCode === code) return;
+  tokens.setHost(newCode, hostToken);
+  code = newCode;
+  last = previous = reveal = null;
+  seenAnimation = new Set();
+  history.replaceState(null, "", `/table?room=${code}${params.has("hold") ? `&hold=${HOLD}` : ""}`);
+  api("GET", `/api/rooms/${code}`).then((info) => { roomInfo = info; }).catch(() => {});
+  live.moveTo(code);
+}
+
+function showError(text) {
+  for (const id of ["#lobby-error", "#over-error"]) $(id).textContent = text || "";
+  if (text) $("#banner").textContent = text;
+}
+
+const host = (method, path) => api(method, `/api/rooms/${code}/${path}`, undefined, hostToken);
+
+$("#add-bot").addEventListener("click", () => host("POST", "bots").catch((e) => showError(e.message)));
+// The click on Start also lets this page play sound from then on (autoplay needs a gesture).
+$("#start").addEventListener("click", () => host("POST", "start").catch((e) => showError(e.message)));
+$("#again").addEventListener("click", async () => {
+  $("#again").disabled = true;
+  try {
+    const answer = await host("POST", "again");
+    moveTo(answer.code);
+  } catch (error) {
+    showError(error.message);
+  } finally {
+    $("#again").disabled = false;
+  }
+});
+
+function render(state) {
+  last = state;
+  music = state.music || null;
+  // The last turn's reveal is shown on the game screen before the game-over screen.
+  const screen = state.status === "lobby" || !state.view ? "lobby"
+    : state.status === "over" && !reveal ? "over" : "game";
+  for (const id of ["lobby", "game", "over"]) $(`#${id}`).hidden = id !== screen;
+  if (screen === "lobby") return renderLobby(state);
+  handleMusic(state);
+  if (screen === "over") return renderOver(state);
+  renderGame(state);
+  if (state.status === "over") renderOver(state);
+}
+
+// ---- lobby ---------------------------------------------------------------------------------
+
+function renderLobby(state) {
+  const info = roomInfo;
+  $("#lobby-code").textContent = code;
+  const url = info?.join_url || `${location.origin}/join/${code}`;
+  $("#join-url").textContent = url.replace(/^https?:\/\//, "");
+  const qr = $("#qr");
+  if (qr.dataset.code !== code) {
+    qr.dataset.code = code;
+    qr.hidden = false;
+    qr.onerror = () => { qr.hidden = true; };
+    qr.src = `/api/rooms/${code}/qr.svg`;
+  }
+  const max = info?.max_players || 8;
+  const min = info?.min_players || 3;
+  $("#seat-count").textContent = `${state.seats.length} of ${max}`;
+  $("#lobby-seats").replaceChildren(...state.seats.map((seat) => el("li", { class: `seat-chip${seat.connected ? "" : " away"}`, style: { "--c": seatColour(seat.seat) } },
+    el("span", { class: "disc", "aria-hidden": "true" }, el("span", {}, initials(seat.name))),
+    el("span", { class: "seat-name" }, seat.name, seat.bot ? el("small", {}, " bot") : seat.connected ? "" : el("small", {}, " away")),
+    el("button", { type: "button", class: "quiet tiny", "aria-label": `Remove ${seat.name}`,
+      onclick: () => host("DELETE", `seats/${seat.seat}`).catch((e) => showError(e.message)) }, "✕"))));
+  $("#add-bot").disabled = state.seats.length >= max;
+  $("#start").disabled = state.seats.length < min;
+  $("#lobby-hint").textContent = state.seats.length < min
+    ? `Waiting for players: ${min - state.seats.length} more to start (or add bots).`
+    : "Everyone in? Start when the drinks are poured.";
+  const setup = info?.music;
+  $("#lobby-music").textContent = setup ? `Music: ${describeSource(setup)}` : "";
+}
+
+function describeSource(setup) {
+  const names = { demo: "the demo playlist", library: "your music folder", playlist: "a playlist", external: "an external player" };
+  const themes = setup.themes?.length ? ` · ${setup.themes.join(", ")}` : "";
+  return `${names[setup.source] || setup.source}${themes}${setup.play_to_end ? " · party mode" : ""}`;
+}
+
+// ---- the reveal ----------------------------------------------------------------------------
+
+/** Starts a reveal when a turn has just been settled (the mosaic grew). */
+function noticeReveal(state) {
+  const view = state.view;
+  if (!previous || !view) return;
+  if (view.mosaic.length > previous.mosaic.length && view.last_turn) {
+    reveal = { record: view.last_turn, until: Date.now() + HOLD };
+    clearTimeout(revealTimer);
+    revealTimer = setTimeout(endReveal, HOLD);
+    stopAtReveal();
+  } else if (previous.phase === "vote" && (view.phase === "tiebreak" || view.phase === "leader")) {
+    stopAtReveal();
+  }
+}
+
+function endReveal() {
+  reveal = null;
+  if (queued && !(music?.play_to_end && !audio.paused && !audio.ended)) {
+    const next = queued;
+    queued = null;
+    load(next);
+  }
+  if (last) render(last);
+}
+
+// ---- music ---------------------------------------------------------------------------------
+
+function handleMusic(state) {
+  const over = state.status === "over";
+  const external = music?.source === "external";
+  $("#player").classList.toggle("external", external);
+  if (!music || external || !music.url) {
+    if (!audio.paused) audio.pause();
+    showTrack(null);
+    return;
+  }
+  if (over && !music.play_to_end) { audio.pause(); return; }
+  if (music.url === playing.url || music.url === queued?.url) return;
+  const skip = music.turn === playing.turn;
+  const busy = !audio.paused && !audio.ended;
+  if (!skip && reveal && !music.play_to_end) queued = music; // after the reveal
+  else if (!skip && music.play_to_end && busy) queued = music; // after this song
+  else load(music);
+}
+
+function load(track) {
+  playing = { url: track.url, turn: track.turn, track: track.track };
+  audio.src = track.url;
+  showTrack(track.track);
+  audio.play().then(() => { $("#unmute").hidden = true; }).catch(() => { $("#unmute").hidden = false; });
+}
+
+function stopAtReveal() {
+  if (music && !music.play_to_end && !audio.paused) audio.pause();
+}
+
+function showTrack(track) {
+  $("#now-title").textContent = track ? track.title : "";
+  $("#now-artist").textContent = track ? track.artist : "";
+}
+
+audio.addEventListener("ended", () => {
+  if (queued && !reveal) { const next = queued; queued = null; load(next); }
+});
+for (const type of ["play", "pause", "ended"]) {
+  audio.addEventListener(type, () => {
+    const on = !audio.paused && !audio.ended;
+    $("#vinyl").classList.toggle("spinning", on);
+    $("#pause").innerHTML = on ? ICONS.pause : ICONS.play;
+    $("#pause").setAttribute("aria-label", on ? "Pause the song" : "Play the song");
+  });
+}
+$("#pause").addEventListener("click", () => {
+  if (audio.paused) audio.play().catch(() => {});
+  else audio.pause();
+});
+$("#unmute").addEventListener("click", () => {
+  audio.play().then(() => { $("#unmute").hidden = true; }).catch(() => {});
+});
+$("#skip").addEventListener("click", () => host("POST", "music/skip").catch((e) => showError(e.message)));
+
+// ---- the game ------------------------------------------------------------------------------
+
+function names(state) { return state.seats.map((s) => s.name); }
+
+function cardList(cards) {
+  const items = cards.map((c) => `Record ${c}`);
+  return items.length > 1 ? `${items.slice(0, -1).join(", ")} and ${items.at(-1)}` : items[0] || "";
+}
+
+function renderGame(state) {
+  const view = state.view;
+  $("#game-code").textContent = code;
+  $("#turn").textContent = `Turn ${reveal ? reveal.record.turn : view.turn} of ${view.turns}`;
+  const competitive = view.variant === "competitive";
+  $("#score").replaceChildren(competitive
+    ? el("span", {}, VARIANT_NAMES.competitive)
+    : el("span", {}, "Team score ", el("b", { class: "neon" }, String(view.score))));
+  renderPlayerPanel(view);
+  renderBanner(state);
+  renderRecords(state);
+  renderMosaic($("#mosaic"), view.mosaic, false);
+  renderSeats(state);
+}
+
+function renderPlayerPanel(view) {
+  const external = music?.source === "external";
+  $("#skip").hidden = !music || external;
+  $("#pause").hidden = !music || external;
+  if (external) {
+    $("#now-title").textContent = "External player";
+    $("#now-artist").textContent = "No sound from this screen";
+  } else if (!music) {
+    $("#now-title").textContent = "No music from the server";
+    $("#now-artist").textContent = "";
+  }
+  void view;
+}
+
+function renderBanner(state) {
+  const view = state.view;
+  const who = names(state);
+  const external = music?.source === "external";
+  let text;
+  if (reveal) {
+    text = revealText(reveal.record, state);
+  } else if (view.phase === "tiebreak") {
+    text = `A tie between ${cardList(view.candidates)}! Agree together: vote again among them` +
+      (view.tiebreak_round > 1 ? ` (round ${view.tiebreak_round}).` : ".");
+  } else if (view.phase === "leader") {
+    text = `A tie between ${cardList(view.candidates)}! ${who[view.leader]}, the Leader, decides.`;
+  } else {
+    const waiting = view.waiting_for.length;
+    text = external && !view.voted.some(Boolean)
+      ? "Start the next song on your player now, then vote on your phones."
+      : `Listen, and pick the sleeve that fits on your phone. ${waiting ? `${plural(waiting, "vote", "votes")} to come.` : ""}`;
+  }
+  const banner = $("#banner");
+  if (banner.textContent !== text) banner.textContent = text;
+  banner.className = `banner${reveal ? " reveal" : view.phase !== "vote" ? " tie" : ""}`;
+}
+
+function revealText(record, state) {
+  const who = names(state);
+  const votes = votesByCard(record.votes)[record.card].length;
+  const external = music?.source === "external";
+  const stop = external && !music.play_to_end ? " Stop the song." : "";
+  const how = record.decided_by === "majority" ? `with ${plural(votes, "vote", "votes")}`
+    : record.decided_by === "leader" ? `chosen by the Leader, ${who[record.leader]}`
+    : record.decided_by === "draw" ? "by a draw after three tie-breaks" : "after the tie-break";
+  const gain = state.view.variant === "competitive"
+    ? (record.scorers.length ? `a point for ${record.scorers.map((s) => who[s]).join(", ")}` : "no points")
+    : `+${record.points} for the team`;
+  return `Record ${record.card}, “${record.sleeve.title}”, goes into the mosaic ${how}: ${gain}.${stop}`;
+}
+
+function renderRecords(state) {
+  const view = state.view;
+  const record = reveal?.record;
+  const entries = record
+    ? record.sleeves.map((sleeve, i) => ({ card: i + 1, sleeve }))
+    : view.records;
+  const shownVotes = record ? record.votes : view.phase !== "vote" ? view.votes : null;
+  const byCard = shownVotes ? votesByCard(shownVotes) : null;
+  const round = record ? record.tiebreak_votes.at(-1) : view.tiebreak_votes.at(-1);
+  const roundByCard = round ? votesByCard(round) : null;
+  const candidates = record ? null : view.phase === "vote" ? null : view.candidates;
+  const key = record ? `r${record.turn}` : `t${view.turn}-${view.phase}`;
+  const who = names(state);
+  const cards = entries.map(({ card, sleeve }) => {
+    const winner = record && record.card === card;
+    const out = (record && !winner) || (candidates && !candidates.includes(card));
+    const votes = byCard ? byCard[card] : [];
+    const animate = !seenAnimation.has(`${key}-${card}`);
+    const discs = votes.map((seat, i) => el("span", {
+      class: `disc${animate ? " drop" : ""}`, style: { "--c": seatColour(seat), animationDelay: `${0.15 * i + 0.1 * card}s` },
+      title: who[seat],
+    }, el("span", {}, initials(who[seat]))));
+    const tieRound = roundByCard && roundByCard[card].length
+      ? el("p", { class: "tb-votes" }, `tie-break: ${roundByCard[card].map((s) => who[s]).join(", ")}`) : null;
+    const label = `Record ${card}: ${sleeve.title || "sleeve"} by ${sleeve.artist || ""}` +
+      (byCard ? `; ${plural(votes.length, "vote", "votes")}${votes.length ? ` (${votes.map((s) => who[s]).join(", ")})` : ""}` : "");
+    return el("article", {
+      class: `record${winner ? " winner" : ""}${out ? " out" : ""}${candidates?.includes(card) ? " tied" : ""}${winner && animate ? " glow" : ""}`,
+      "aria-label": label,
+    },
+    el("p", { class: "tab display", "aria-hidden": "true" }, el("span", {}, "Record"), el("b", {}, String(card))),
+    el("div", { class: "sleeve-wrap" }, sleeveImage(sleeve),
+      winner ? el("span", { class: "points-badge" }, `+${record.points}`) : null),
+    el("p", { class: "sleeve-title" }, sleeve.title || ""),
+    el("p", { class: "sleeve-artist muted" }, sleeve.artist || ""),
+    el("div", { class: "vote-row", "aria-hidden": "true" }, discs),
+    tieRound);
+  });
+  const holder = $("#records");
+  if (holder.dataset.key !== key || holder.dataset.sig !== signature(entries, shownVotes, round)) {
+    holder.dataset.key = key;
+    holder.dataset.sig = signature(entries, shownVotes, round);
+    holder.replaceChildren(...cards);
+    for (const { card } of entries) seenAnimation.add(`${key}-${card}`);
+  }
+}
+
+function signature(entries, votes, round) {
+  return JSON.stringify([entries.map((e) => e.sleeve.id), votes, round]);
+}
+
+function renderMosaic(list, mosaic, big) {
+  const cells = [];
+  for (let place = 0; place < 9; place += 1) {
+    const tile = mosaic[place];
+    if (!tile) {
+      cells.push(el("li", { class: "tile empty", "aria-label": `place ${place + 1}: empty` }));
+      continue;
+    }
+    const key = `m${code}-${place}-${tile.sleeve.id}-${big}`;
+    const fresh = !seenAnimation.has(key);
+    seenAnimation.add(key);
+    cells.push(el("li", { class: `tile${fresh && previous ? " pop" : ""}`,
+      "aria-label": `place ${place + 1}: ${tile.sleeve.title}, ${plural(tile.points, "point", "points")}` },
+    sleeveImage(tile.sleeve),
+    el("span", { class: "points-badge", "aria-hidden": "true" }, String(tile.points))));
+  }
+  const sig = JSON.stringify(mosaic.map((t) => [t.sleeve.id, t.points]));
+  if (list.dataset.sig !== sig) {
+    list.dataset.sig = sig;
+    list.replaceChildren(...cells);
+  }
+}
+
+function renderSeats(state) {
+  const view = state.view;
+  const competitive = view.variant === "competitive";
+  const settled = view.phase !== "vote" || reveal;
+  $("#seats").replaceChildren(...state.seats.map((seat) => {
+    const voted = view.voted[seat.seat];
+    const waiting = view.waiting_for.includes(seat.seat);
+    const leader = competitive && view.leader === seat.seat;
+    const status = view.phase === "leader"
+      ? (leader ? "deciding…" : "")
+      : voted ? "voted" : waiting ? "thinking…" : "";
+    return el("div", {
+      class: `seat${voted ? " voted" : ""}${seat.connected ? "" : " away"}${leader ? " leader" : ""}`,
+      style: { "--c": seatColour(seat.seat) },
+      "aria-label": `${seat.name}${seat.bot ? " (bot)" : ""}${leader ? ", the Leader" : ""}: ${status || "waiting"}` +
+        (competitive ? `, ${plural(view.points[seat.seat], "point", "points")}` : ""),
+    },
+    el("span", { class: "disc", "aria-hidden": "true" }, el("span", {}, initials(seat.name))),
+    el("span", { class: "seat-text" },
+      el("b", {}, seat.name, seat.bot ? el("small", { class: "muted" }, " bot") : ""),
+      el("small", { class: "seat-status" }, settled && !waiting && view.phase !== "leader" ? (voted ? "voted" : "") : status)),
+    leader ? el("span", { class: "leader-token", title: "The Leader's record token" }, "Leader") : null,
+    competitive ? el("span", { class: "seat-points" }, String(view.points[seat.seat])) : null);
+  }));
+}
+
+// ---- game over -----------------------------------------------------------------------------
+
+function renderOver(state) {
+  const view = state.view;
+  const result = state.result || view.result;
+  renderMosaic($("#final-mosaic"), view.mosaic, true);
+  const who = names(state);
+  if (view.variant === "competitive") {
+    const best = Math.max(...result.points);
+    const winners = result.winners.map((s) => who[s]);
+    const order = result.points.map((p, seat) => ({ p, seat })).sort((a, b) => b.p - a.p || a.seat - b.seat);
+    let place = 0;
+    let lastPoints = null;
+    $("#verdict").replaceChildren(
+      el("p", { class: "verdict-line neon display" }, winners.length > 1
+        ? `${winners.join(" and ")} share the victory` : `${winners[0]} wins`),
+      el("ol", { class: "ranking" }, order.map(({ p, seat }, i) => {
+        if (p !== lastPoints) { place = i + 1; lastPoints = p; }
+        return el("li", { class: p === best ? "won" : "", style: { "--c": seatColour(seat) } },
+          el("span", { class: "place" }, String(place)),
+          el("span", { class: "disc", "aria-hidden": "true" }, el("span", {}, initials(who[seat]))),
+          el("span", { class: "rank-name" }, who[seat]),
+          el("span", { class: "rank-points" }, plural(p, "point", "points")));
+      })));
+  } else {
+    $("#verdict").replaceChildren(
+      el("p", { class: "muted" }, `The team scored ${result.score} with ${plural(view.players, "player", "players")}:`),
+      el("p", { class: "tier neon display" }, result.tier));
+  }
+  $("#download").href = `/api/rooms/${code}/mosaic.png`;
+  $("#download").setAttribute("download", `disc-cover-${code}.png`);
+}
+
+// ---- start ---------------------------------------------------------------------------------
+
+if (code && hostToken) enter();
+else loadMusic();
