@@ -21,7 +21,7 @@ run: $(STAMP)
 test: $(STAMP) system-deps lint typecheck pytest
 
 system-deps:
-	@bash scripts/system-deps.sh
+	@bash scripts/system-deps.sh chromium
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,0 +1,123 @@
+"""Fixtures for the browser tests: a real ``recordroom serve`` and the system's Chromium.
+
+The server runs as a subprocess on a free port of 127.0.0.1 with a temporary data folder and bots
+that move at once; it is stopped by its pid. Chromium is the one the system package installs
+(``make system-deps``); Playwright never downloads a browser here.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Playwright, sync_playwright
+
+CHROMIUM = os.environ.get("RECORDROOM_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    # The table plays the song without a click in the tests (a person clicks Start anyway).
+    "--autoplay-policy=no-user-gesture-required",
+]
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+class Server:
+    """``recordroom serve`` in a subprocess."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = data_dir / "server.log"
+        command = [
+            sys.executable, "-m", "recordroom", "serve",
+            "--host", "127.0.0.1", "--port", str(self.port),
+            "--data-dir", str(data_dir), "--bot-delay", "0", "--no-qr", "--log-level", "warning",
+        ]  # fmt: skip
+        with self.log.open("wb") as out:
+            self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        self._wait_up()
+
+    def _wait_up(self) -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server stopped: {self.log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{self.base}/api/health", timeout=2):
+                    return
+            except OSError:
+                time.sleep(0.2)
+        self.stop()
+        raise RuntimeError("the server did not answer within 60 s")
+
+    def stop(self) -> None:
+        """Stops the process by its pid: terminate, wait, kill if it hangs."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A served Record Room for the tests of one module."""
+    running = Server(tmp_path_factory.mktemp("web-server"))
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Playwright]:
+    """Playwright's driver."""
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    """The system Chromium, headless."""
+    if not Path(CHROMIUM).exists() and not shutil.which(CHROMIUM):
+        pytest.fail(f"Chromium not found at {CHROMIUM}: run `make system-deps` (apt chromium)")
+    launched = playwright.chromium.launch(
+        executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+    )
+    try:
+        yield launched
+    finally:
+        launched.close()
+
+
+@pytest.fixture
+def screenshots() -> Path | None:
+    """Where to save screenshots (``RECORDROOM_SCREENSHOTS``), or None to take none."""
+    folder = os.environ.get("RECORDROOM_SCREENSHOTS")
+    if not folder:
+        return None
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
