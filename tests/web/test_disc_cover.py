@@ -9,6 +9,7 @@ decision and a shared victory. With ``RECORDROOM_SCREENSHOTS=DIR`` they also pho
 
 from __future__ import annotations
 
+import os
 import re
 import urllib.request
 from collections.abc import Iterator
@@ -22,7 +23,8 @@ from .conftest import Server
 pytestmark = pytest.mark.browser
 
 NAMES = ("Ann", "Bea", "Cem", "Dov")
-HOLD_MS = 1500  # how long the table shows a reveal in these tests
+# How long the table shows a reveal: short in the tests, long enough to photograph it.
+HOLD_MS = 4000 if os.environ.get("RECORDROOM_SCREENSHOTS") else 1500
 
 
 class Players:
@@ -48,6 +50,7 @@ class Players:
 
     def shot(self, page: Page, name: str) -> None:
         if self.shots is not None:
+            page.wait_for_timeout(1200)  # let the motion settle
             page.screenshot(path=str(self.shots / f"disc-cover-{name}.png"))
 
     def open_room(self, variant: str) -> str:
@@ -56,7 +59,8 @@ class Players:
         label = "Together" if variant == "cooperative" else "Everyone for themselves"
         table.get_by_role("radio", name=re.compile(label)).check()
         expect(table.locator("input[name=source][value=demo]")).to_be_checked()
-        self.shot(table, f"{variant}-table-setup")
+        if variant == "cooperative":
+            self.shot(table, "table-setup")
         table.get_by_role("button", name="Open the room").click()
         expect(table.locator("#lobby")).to_be_visible()
         self.code = table.locator("#lobby-code").inner_text().strip()
@@ -243,15 +247,19 @@ def test_competitive_game_with_leader_decision_and_shared_victory(night: Players
     night.shot(ann, "phone-leader")
     ann.locator(".pick[data-card='2']").tap()
     expect(table.locator("#banner")).to_contain_text("chosen by the Leader, Ann")
+    night.shot(table, "table-leader-reveal")
     night.wait_turn(2)
     expect(bea.locator("#points")).to_contain_text("1 point")
     expect(ann.locator("#points")).to_contain_text("0 points")
     expect(table.locator("#seats .seat").nth(1)).to_have_class(re.compile(r"\bleader\b"))
+    expect(table.locator("#banner")).not_to_have_class(re.compile(r"\breveal\b"), timeout=10_000)
+    night.vote(2, 3)
     night.shot(table, "table-competitive-voting")
+    night.vote(2, 2)
 
-    # Turns 2 to 9: everyone agrees: a point each.
+    # Turns 2 to 9: everyone agrees: a point each (Cem has voted already in turn 2).
     for turn in range(2, 10):
-        card = 1 + turn % 4
+        card = 2 if turn == 2 else 1 + turn % 4
         night.vote_all([card] * 4)
         if turn < 9:
             night.wait_turn(turn + 1)

@@ -127,13 +127,14 @@ function render(state) {
   document.title = `Disc Cover · ${me.name}`;
 
   const lobby = state.status === "lobby" || !view;
-  $("#lobby-box").hidden = !lobby && state.status !== "over";
+  $("#lobby-box").hidden = !lobby;
   renderPlayers(state);
   if (lobby) {
     $("#phase-title").textContent = `You're in, ${me.name}!`;
     $("#phase-hint").textContent = "Waiting for the table to start the game. Keep this page open.";
     $("#picks").replaceChildren();
     $("#locked").replaceChildren();
+    $("#locked").hidden = true;
     $("#points").textContent = "";
     $("#over-box").hidden = true;
     return;
@@ -209,6 +210,7 @@ function renderPicks(state) {
 function renderLocked(state) {
   const view = state.view;
   const box = $("#locked");
+  box.hidden = false;
   const waiting = view.waiting_for.filter((s) => s !== state.seat).map((s) => state.seats[s]?.name);
   const waitText = waiting.length ? `Waiting for ${waiting.join(", ")}.` : "";
   if (view.phase === "leader") {
@@ -261,6 +263,7 @@ function renderOver(state) {
   const result = state.result || view.result;
   $("#picks").replaceChildren();
   $("#locked").replaceChildren();
+  $("#locked").hidden = true;
   const box = $("#over-box");
   box.hidden = false;
   $("#phase-title").textContent = "Game over";
@@ -270,9 +273,13 @@ function renderOver(state) {
     $("#phase-hint").textContent = won
       ? (shared ? "You share the victory!" : "You win!")
       : `${result.winners.map((s) => state.seats[s].name).join(" and ")} ${shared ? "share the victory" : "wins"}.`;
-    const order = result.points.map((p, seat) => ({ p, seat })).sort((a, b) => b.p - a.p);
+    const order = result.points.map((p, seat) => ({ p, seat })).sort((a, b) => b.p - a.p || a.seat - b.seat);
+    // Tied players share a place: 1, 1, 3, 3.
+    const place = (p) => 1 + result.points.filter((q) => q > p).length;
     box.replaceChildren(el("ol", { class: "ranking" }, order.map(({ p, seat }) =>
-      el("li", { class: seat === state.seat ? "me" : "" }, `${state.seats[seat].name}: ${plural(p, "point", "points")}`))));
+      el("li", { class: seat === state.seat ? "me" : "" },
+        el("span", { class: "place" }, `${place(p)}.`),
+        ` ${state.seats[seat].name}: ${plural(p, "point", "points")}`))));
   } else {
     $("#phase-hint").textContent = `The team scored ${result.score}.`;
     box.replaceChildren(el("p", { class: "tier neon" }, result.tier));

@@ -374,7 +374,7 @@ function renderRecords(state) {
       title: who[seat],
     }, el("span", {}, initials(who[seat]))));
     const tieRound = roundByCard && roundByCard[card].length
-      ? el("p", { class: "tb-votes" }, `tie-break: ${roundByCard[card].map((s) => who[s]).join(", ")}`) : null;
+      ? el("p", { class: "tb-votes" }, `Tie-break vote: ${roundByCard[card].map((s) => who[s]).join(", ")}`) : null;
     const label = `Record ${card}: ${sleeve.title || "sleeve"} by ${sleeve.artist || ""}` +
       (byCard ? `; ${plural(votes.length, "vote", "votes")}${votes.length ? ` (${votes.map((s) => who[s]).join(", ")})` : ""}` : "");
     return el("article", {
@@ -428,13 +428,13 @@ function renderMosaic(list, mosaic, big) {
 function renderSeats(state) {
   const view = state.view;
   const competitive = view.variant === "competitive";
-  const settled = view.phase !== "vote" || reveal;
   $("#seats").replaceChildren(...state.seats.map((seat) => {
-    const voted = view.voted[seat.seat];
+    const voted = !reveal && view.voted[seat.seat];
     const waiting = view.waiting_for.includes(seat.seat);
     const leader = competitive && view.leader === seat.seat;
-    const status = view.phase === "leader"
-      ? (leader ? "deciding…" : "")
+    // While a reveal is on the table the next turn's votes are not news yet.
+    const status = reveal ? `picked ${reveal.record.votes[seat.seat]}`
+      : view.phase === "leader" ? (leader ? "deciding…" : "")
       : voted ? "voted" : waiting ? "thinking…" : "";
     return el("div", {
       class: `seat${voted ? " voted" : ""}${seat.connected ? "" : " away"}${leader ? " leader" : ""}`,
@@ -445,7 +445,7 @@ function renderSeats(state) {
     el("span", { class: "disc", "aria-hidden": "true" }, el("span", {}, initials(seat.name))),
     el("span", { class: "seat-text" },
       el("b", {}, seat.name, seat.bot ? el("small", { class: "muted" }, " bot") : ""),
-      el("small", { class: "seat-status" }, settled && !waiting && view.phase !== "leader" ? (voted ? "voted" : "") : status)),
+      el("small", { class: "seat-status" }, status)),
     leader ? el("span", { class: "leader-token", title: "The Leader's record token" }, "Leader") : null,
     competitive ? el("span", { class: "seat-points" }, String(view.points[seat.seat])) : null);
   }));
