@@ -272,3 +272,54 @@ def test_competitive_game_with_leader_decision_and_shared_victory(night: Players
     expect(ann.locator("#phase-hint")).to_contain_text("Bea and Dov share the victory")
     night.shot(table, "table-over-competitive")
     night.shot(bea, "phone-over-competitive")
+
+
+def open_with_bots(night: Players, source: str, party: bool) -> Page:
+    """A cooperative room with the given music, one phone and two bots, started."""
+    table = night.table
+    table.goto(f"{night.base}/table?hold=3000")
+    table.locator(f"input[name=source][value={source}]").check()
+    if party:
+        table.get_by_label(re.compile("Party mode")).check()
+    table.get_by_role("button", name="Open the room").click()
+    expect(table.locator("#lobby")).to_be_visible()
+    night.code = table.locator("#lobby-code").inner_text().strip()
+    phone = night.join("Eve")
+    for count in (2, 3):
+        table.get_by_role("button", name="Add a bot").click()
+        expect(table.locator("#lobby-seats li")).to_have_count(count)
+    night.start()
+    return phone
+
+
+def test_party_mode_keeps_the_song_and_the_table_can_pause_and_skip(night: Players) -> None:
+    table = night.table
+    open_with_bots(night, "demo", party=True)
+    table.wait_for_function("document.querySelector('#audio').currentTime > 0.3", timeout=20_000)
+    table.get_by_role("button", name="Pause the song").click()
+    table.wait_for_function("document.querySelector('#audio').paused")
+    table.get_by_role("button", name="Play the song").click()
+    table.wait_for_function("!document.querySelector('#audio').paused")
+    first = table.locator("#audio").get_attribute("src")
+    table.get_by_role("button", name="Skip to another song").click()
+    expect(table.locator("#audio")).not_to_have_attribute("src", first or "")
+    table.wait_for_function("document.querySelector('#audio').currentTime > 0.3", timeout=20_000)
+    skipped = table.locator("#audio").get_attribute("src")
+    # The bots have voted; Eve's vote ends the turn and the song plays on through the reveal.
+    # (Random bots may tie with her: a tie is revealed too.)
+    night.vote(0, 1, last=True)
+    expect(table.locator("#banner")).to_have_class(re.compile(r"\b(reveal|tie)\b"))
+    table.wait_for_timeout(500)
+    assert not table.evaluate("document.querySelector('#audio').paused")
+    assert table.locator("#audio").get_attribute("src") == skipped
+
+
+def test_external_player_mode_has_no_audio_and_says_when_to_start_and_stop(night: Players) -> None:
+    table = night.table
+    open_with_bots(night, "external", party=False)
+    expect(table.locator("#banner")).to_contain_text("Start the next song on your player now")
+    expect(table.locator("#now-title")).to_have_text("External player")
+    expect(table.get_by_role("button", name="Skip to another song")).to_be_hidden()
+    assert not table.locator("#audio").get_attribute("src")
+    night.vote(0, 2, last=True)
+    expect(table.locator("#banner")).to_contain_text("Stop the song now.")

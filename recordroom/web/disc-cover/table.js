@@ -176,7 +176,7 @@ function renderLobby(state) {
   $("#seat-count").textContent = `${state.seats.length} of ${max}`;
   $("#lobby-seats").replaceChildren(...state.seats.map((seat) => el("li", { class: `seat-chip${seat.connected ? "" : " away"}`, style: { "--c": seatColour(seat.seat) } },
     el("span", { class: "disc", "aria-hidden": "true" }, el("span", {}, initials(seat.name))),
-    el("span", { class: "seat-name" }, seat.name, seat.bot ? el("small", {}, " bot") : seat.connected ? "" : el("small", {}, " away")),
+    el("span", { class: "seat-name" }, seat.name, seat.bot && !/^bot\b/i.test(seat.name) ? el("small", {}, " bot") : seat.connected ? "" : el("small", {}, " away")),
     el("button", { type: "button", class: "quiet tiny", "aria-label": `Remove ${seat.name}`,
       onclick: () => host("DELETE", `seats/${seat.seat}`).catch((e) => showError(e.message)) }, "✕"))));
   $("#add-bot").disabled = state.seats.length >= max;
@@ -319,18 +319,20 @@ function renderBanner(state) {
   const who = names(state);
   const external = music?.source === "external";
   let text;
+  const stop = external && !music.play_to_end ? " Stop the song now." : "";
   if (reveal) {
     text = revealText(reveal.record, state);
   } else if (view.phase === "tiebreak") {
     text = `A tie between ${cardList(view.candidates)}! Agree together: vote again among them` +
-      (view.tiebreak_round > 1 ? ` (round ${view.tiebreak_round}).` : ".");
+      (view.tiebreak_round > 1 ? ` (round ${view.tiebreak_round}).` : ".") + stop;
   } else if (view.phase === "leader") {
-    text = `A tie between ${cardList(view.candidates)}! ${who[view.leader]}, the Leader, decides.`;
+    text = `A tie between ${cardList(view.candidates)}! ${who[view.leader]}, the Leader, decides.${stop}`;
   } else {
     const waiting = view.waiting_for.length;
-    text = external && !view.voted.some(Boolean)
-      ? "Start the next song on your player now, then vote on your phones."
-      : `Listen, and pick the sleeve that fits on your phone. ${waiting ? `${plural(waiting, "vote", "votes")} to come.` : ""}`;
+    const toCome = waiting ? ` ${plural(waiting, "vote", "votes")} to come.` : "";
+    text = external
+      ? `Start the next song on your player now, and pick the sleeve that fits on your phone.${toCome}`
+      : `Listen, and pick the sleeve that fits on your phone.${toCome}`;
   }
   const banner = $("#banner");
   if (banner.textContent !== text) banner.textContent = text;
@@ -341,7 +343,7 @@ function revealText(record, state) {
   const who = names(state);
   const votes = votesByCard(record.votes)[record.card].length;
   const external = music?.source === "external";
-  const stop = external && !music.play_to_end ? " Stop the song." : "";
+  const stop = external && !music.play_to_end ? " Stop the song now." : "";
   const how = record.decided_by === "majority" ? `with ${plural(votes, "vote", "votes")}`
     : record.decided_by === "leader" ? `chosen by the Leader, ${who[record.leader]}`
     : record.decided_by === "draw" ? "by a draw after three tie-breaks" : "after the tie-break";
@@ -444,7 +446,7 @@ function renderSeats(state) {
     },
     el("span", { class: "disc", "aria-hidden": "true" }, el("span", {}, initials(seat.name))),
     el("span", { class: "seat-text" },
-      el("b", {}, seat.name, seat.bot ? el("small", { class: "muted" }, " bot") : ""),
+      el("b", {}, seat.name, seat.bot && !/^bot\b/i.test(seat.name) ? el("small", { class: "muted" }, " bot") : ""),
       el("small", { class: "seat-status" }, status)),
     leader ? el("span", { class: "leader-token", title: "The Leader's record token" }, "Leader") : null,
     competitive ? el("span", { class: "seat-points" }, String(view.points[seat.seat])) : null);
