@@ -56,6 +56,8 @@ class Players:
     def open_room(self, variant: str) -> str:
         table = self.table
         table.goto(f"{self.base}/table?hold={HOLD_MS}")
+        # A server's first run makes the demo tracks before it lists the music.
+        expect(table.locator("#sources[data-loaded]")).to_be_attached(timeout=90_000)
         label = "Together" if variant == "cooperative" else "Everyone for themselves"
         table.get_by_role("radio", name=re.compile(label)).check()
         expect(table.locator("input[name=source][value=demo]")).to_be_checked()
@@ -278,6 +280,7 @@ def open_with_bots(night: Players, source: str, party: bool) -> Page:
     """A cooperative room with the given music, one phone and two bots, started."""
     table = night.table
     table.goto(f"{night.base}/table?hold=3000")
+    expect(table.locator("#sources[data-loaded]")).to_be_attached(timeout=90_000)
     table.locator(f"input[name=source][value={source}]").check()
     if party:
         table.get_by_label(re.compile("Party mode")).check()

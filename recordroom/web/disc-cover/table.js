@@ -33,20 +33,31 @@ const ICONS = {
 let library = { sources: [{ id: "demo", name: "Demo playlist", tracks: null }], playlists: [], themes: [] };
 
 async function loadMusic() {
+  // Show the demo playlist and the external player at once; the first run of a server may take a
+  // few seconds to make the demo tracks before it can say what else there is.
+  showSources(false);
   try {
     library = await api("GET", "/api/music");
   } catch { /* an older server: the demo playlist only */ }
+  showSources(true);
+}
+
+function showSources(loaded) {
+  const chosen = $("input[name=source]:checked")?.value || "demo";
+  $("#sources").toggleAttribute("data-loaded", loaded);
+  $("#sources").setAttribute("aria-busy", String(!loaded));
   const sources = [
-    ...library.sources.map((s) => ({ id: s.id, name: s.name, tracks: s.tracks })),
+    ...library.sources.map((s) => ({ id: s.id, name: s.name, tracks: s.tracks, disabled: s.tracks === 0 })),
     { id: "playlist", name: "A playlist", tracks: library.playlists.length ? `${library.playlists.length} found` : null,
       disabled: !library.playlists.length },
     { id: "external", name: "External player", note: "no sound here; the table tells you when to start the next song" },
   ];
-  $("#sources").replaceChildren(...sources.map((s, i) => el("label", { class: "choice small" },
-    el("input", { type: "radio", name: "source", value: s.id, checked: i === 0, disabled: s.disabled,
+  $("#sources").replaceChildren(...sources.map((s) => el("label", { class: "choice small" },
+    el("input", { type: "radio", name: "source", value: s.id, checked: s.id === chosen, disabled: s.disabled,
       onchange: musicFormChanged }),
     el("span", {}, el("b", {}, s.name),
-      el("small", {}, s.note || (typeof s.tracks === "number" ? plural(s.tracks, "track", "tracks") : s.tracks || "none found"))))));
+      el("small", {}, s.note || (typeof s.tracks === "number" ? plural(s.tracks, "track", "tracks")
+        : s.tracks || (loaded ? "none found" : "looking…")))))));
   $("#playlist").replaceChildren(...library.playlists.map((p) =>
     new Option(`${p.name} (${plural(p.tracks, "track", "tracks")})`, p.id)));
   $("#themes").replaceChildren(...library.themes.map((t) => el("label", { class: "theme" },
