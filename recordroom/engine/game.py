@@ -56,6 +56,8 @@ class GameInfo:
     """The distinct option sets worth testing (the conformance suite runs every one)."""
     agent_kinds: tuple[str, ...] = ("random",)
     """The kinds ``Game.agent`` accepts, the strongest last; the first is always "random"."""
+    music: bool = False
+    """Whether the table plays a song every turn (the server gives such rooms a music queue)."""
 
 
 class Game(Protocol):

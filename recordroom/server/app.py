@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
@@ -24,10 +26,16 @@ from starlette.websockets import WebSocketDisconnect
 
 from recordroom import games
 from recordroom.engine.game import Game, JSONDict, Seat
+from recordroom.media.booklet import render_booklet_html, render_booklet_pdf
+from recordroom.media.mosaic import render_mosaic_png
+from recordroom.media.packs import load_sleeve_set
+from recordroom.server.errors import ServerError
 from recordroom.server.hub import Hub, game_summary
+from recordroom.server.music import Jukebox
 from recordroom.server.protocol import (
     CLIENT_TYPES,
     ActMessage,
+    AgainOut,
     ClientMessage,
     CreateRoom,
     ErrorCode,
@@ -44,11 +52,21 @@ from recordroom.server.protocol import (
     SeatOut,
     TakeBack,
 )
+from recordroom.server.qr import qr_svg
 from recordroom.server.ratelimit import SlidingWindow
-from recordroom.server.room import Role, Room, ServerError
+from recordroom.server.room import Role, Room
 from recordroom.server.store import SqliteStore, Store
 
+log = logging.getLogger("recordroom.server")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+
+def default_cache_dir() -> Path:
+    """The user's cache folder for Record Room (the demo playlist lives there)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "recordroom"
+
+
 DB_NAME = "recordroom.sqlite3"
 
 
@@ -68,6 +86,14 @@ class Settings:
     load_game: Callable[[str], Game] = games.load
     store: Store | None = None
     """A store to use instead of SQLite in ``data_dir`` (the caller closes it)."""
+    music_dirs: tuple[Path, ...] = ()
+    """Music folders (``--music DIR``), scanned on first use."""
+    cache_dir: Path | None = None
+    """Where the demo playlist is cached (default: the user's cache folder)."""
+    sleeves_dir: Path | None = None
+    """A custom sleeve pack (``--sleeves DIR``) that joins or replaces the built-in sleeves."""
+    public_url: str | None = None
+    """The address phones open (default: the address the request came to)."""
 
 
 _client_message: TypeAdapter[ActMessage | Any] = TypeAdapter(ClientMessage)
@@ -150,17 +176,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     lookups = SlidingWindow(*settings.lookup_limit)
     names = settings.game_names if settings.game_names is not None else games.names()
 
+    jukebox = Jukebox(settings.cache_dir or default_cache_dir(), settings.music_dirs)
+    sleeve_set = load_sleeve_set(settings.sleeves_dir)
+    if sleeve_set.pack is not None:
+        for problem in sleeve_set.pack.problems:
+            log.warning("sleeve pack: skipped %s", problem)
+    default_options: dict[str, JSONDict] = {}
+    if settings.sleeves_dir is not None:
+        default_options["disc-cover"] = {"sleeves": list(sleeve_set.ids())}
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = settings.store or SqliteStore(settings.data_dir / DB_NAME)
-        hub = Hub(store, names, settings.load_game, settings.bot_delay)
+        loop = asyncio.get_running_loop()
+        warming = loop.run_in_executor(None, jukebox.catalogue)  # the demo is made on first run
+        hub = Hub(store, names, settings.load_game, settings.bot_delay, jukebox, default_options)
         hub.restore()
-        hub.attach(asyncio.get_running_loop())
+        hub.attach(loop)
         app.state.hub = hub
+        app.state.warming = warming
         try:
             yield
         finally:
             await hub.stop()
+            with suppress(Exception):
+                await warming
             if settings.store is None:
                 store.close()
 
@@ -185,7 +225,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         status: {"model": ErrorOut} for status in (403, 404, 409, 422, 429)
     }
 
-    def room_info(room: Room) -> RoomInfo:
+    def join_url(request: Request, room: Room) -> str:
+        base = settings.public_url or str(request.base_url)
+        return f"{base.rstrip('/')}/join/{room.code}"
+
+    def room_info(room: Room, request: Request) -> RoomInfo:
         info = room.game.info
         return RoomInfo(
             code=room.code,
@@ -198,6 +242,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             version=room.version,
             seats=room.seats_out(),
             result=room.result,
+            join_url=join_url(request, room),
+            music=room.music.settings if room.music else None,
         )
 
     @app.get("/api/health")
@@ -213,13 +259,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/rooms", status_code=201, responses=errors, dependencies=[Depends(limit(joins))])
     async def create_room(body: CreateRoom, hub: HubDep) -> RoomCreated:
         """Opens a room for a game; the answer holds the host's token."""
-        room = hub.create(body.game, body.options)
+        room = await asyncio.to_thread(hub.create, body.game, body.options, body.music)
         return RoomCreated(code=room.code, host_token=room.host_token)
 
     @app.get("/api/rooms/{code}", responses=errors, dependencies=[Depends(limit(lookups))])
-    async def get_room(code: str, hub: HubDep) -> RoomInfo:
+    async def get_room(code: str, hub: HubDep, request: Request) -> RoomInfo:
         """What anyone with the code may know about a room."""
-        return room_info(hub.get(code))
+        return room_info(hub.get(code), request)
 
     @app.post("/api/rooms/{code}/seats", responses=errors, dependencies=[Depends(limit(joins))])
     async def join_room(code: str, body: JoinRoom, hub: HubDep) -> Joined:
@@ -236,12 +282,93 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return room.seats_out()[seat]
 
     @app.post("/api/rooms/{code}/start", responses=errors)
-    async def start_room(code: str, hub: HubDep, token: HostToken) -> RoomInfo:
+    async def start_room(code: str, hub: HubDep, token: HostToken, request: Request) -> RoomInfo:
         """(host) Starts the game with the seats taken."""
         room = hub.get(code)
         room.check_host(token)
         room.start()
-        return room_info(room)
+        return room_info(room, request)
+
+    @app.post("/api/rooms/{code}/again", responses=errors)
+    async def play_again(code: str, hub: HubDep, token: HostToken) -> AgainOut:
+        """(host) Once the game is over: a new game with the same players, in a new room.
+
+        The seats, their tokens, the host token, the options and the music carry over; every
+        client of the old room is sent ``{"type": "again", "code": NEW}``.
+        """
+        room = hub.get(code)
+        room.check_host(token)
+        return AgainOut(code=hub.again(room).code)
+
+    @app.post("/api/rooms/{code}/music/skip", responses=errors)
+    async def skip_track(code: str, hub: HubDep, token: HostToken) -> dict[str, Any]:
+        """(host) Plays another track for the current turn."""
+        room = hub.get(code)
+        room.check_host(token)
+        room.skip_track()
+        view = room.game.view(room.state, None) if room.state is not None else None
+        return room.music_message(view) or {}
+
+    @app.get("/api/rooms/{code}/qr.svg", responses=errors, dependencies=[Depends(limit(lookups))])
+    async def room_qr(code: str, hub: HubDep, request: Request) -> Response:
+        """The QR code of the room's join address, as an SVG picture."""
+        url = join_url(request, hub.get(code))
+        return Response(qr_svg(url), media_type="image/svg+xml")
+
+    @app.get("/api/rooms/{code}/mosaic.png", responses=errors)
+    async def room_mosaic(code: str, hub: HubDep) -> Response:
+        """The 3 x 3 mosaic of a finished Disc Cover game, with the points on each sleeve."""
+        room = hub.get(code)
+        if room.status != "over" or not isinstance(room.result, dict):
+            raise ServerError(ErrorCode.ROOM_NOT_OVER, "the mosaic is ready once the game is over")
+        entries = room.result.get("mosaic")
+        if not isinstance(entries, list):
+            raise ServerError(ErrorCode.ROOM_NOT_OVER, f"{room.game.info.title} has no mosaic")
+        png = await asyncio.to_thread(render_mosaic_png, entries, sleeve_set)
+        headers = {"Content-Disposition": f'attachment; filename="mosaic-{room.code}.png"'}
+        return Response(png, media_type="image/png", headers=headers)
+
+    @app.get("/api/music")
+    async def music_catalogue() -> dict[str, Any]:
+        """The music the table can choose from: sources, playlists and themes."""
+        return await asyncio.to_thread(jukebox.catalogue)
+
+    @app.get("/api/music/tracks/{track_id}", responses=errors)
+    async def stream_track(track_id: str) -> FileResponse:
+        """A track's audio, by id (HTTP Range requests are answered with 206)."""
+        path = await asyncio.to_thread(jukebox.path_of, track_id)
+        track = jukebox.track(track_id)
+        return FileResponse(path, media_type=track.media_type, content_disposition_type="inline")
+
+    @app.get("/api/sleeves")
+    async def list_sleeves() -> list[dict[str, Any]]:
+        """Every sleeve of this server's deck with its title, artist, family and mood."""
+        return [
+            {"id": s.id, "title": s.title, "artist": s.artist, "family": s.family, "mood": s.mood}
+            for s in sleeve_set.sleeves
+        ]
+
+    @app.get("/api/sleeves/{sleeve_id}", responses=errors)
+    async def sleeve_image(sleeve_id: int) -> Response:
+        """A sleeve's picture (SVG for a built-in sleeve, PNG for a pack's)."""
+        try:
+            image = sleeve_set.image(sleeve_id)
+        except KeyError:
+            raise ServerError(ErrorCode.SLEEVE_NOT_FOUND, f"no sleeve {sleeve_id}", 404) from None
+        headers = {"Cache-Control": "public, max-age=86400"}
+        return Response(image.data, media_type=image.content_type, headers=headers)
+
+    @app.get("/booklet", include_in_schema=False)
+    async def booklet() -> Response:
+        """The Artists Booklet: every sleeve with its title, artist, family and mood."""
+        html = await asyncio.to_thread(render_booklet_html, sleeve_set)
+        return Response(html, media_type="text/html")
+
+    @app.get("/booklet.pdf", include_in_schema=False)
+    async def booklet_pdf() -> Response:
+        """The Artists Booklet, printable."""
+        pdf = await asyncio.to_thread(render_booklet_pdf, sleeve_set)
+        return Response(pdf, media_type="application/pdf")
 
     @app.post("/api/rooms/{code}/seats/{seat}/bot", responses=errors)
     async def hand_to_bot(code: str, seat: int, hub: HubDep, token: HostToken) -> SeatOut:

@@ -18,8 +18,10 @@ from recordroom.engine.agents import Agent
 from recordroom.engine.errors import BadOptions
 from recordroom.engine.game import Game, JSONDict, Seat
 from recordroom.server.codes import new_code, new_seed, new_token, normalise_code
-from recordroom.server.protocol import ErrorCode
-from recordroom.server.room import Room, ServerError
+from recordroom.server.errors import ServerError
+from recordroom.server.music import Jukebox, RoomMusic
+from recordroom.server.protocol import AgainMessage, ErrorCode, MusicSettings
+from recordroom.server.room import Room, SeatSlot
 from recordroom.server.store import Store
 
 log = logging.getLogger("recordroom.server")
@@ -36,8 +38,12 @@ class Hub:
         game_names: tuple[str, ...],
         load_game: GameLoader,
         bot_delay: float = 0.8,
+        jukebox: Jukebox | None = None,
+        default_options: dict[str, JSONDict] | None = None,
     ) -> None:
         self.store = store
+        self.jukebox = jukebox
+        self.default_options = default_options or {}
         self.game_names = game_names
         self.load_game = load_game
         self.bot_delay = bot_delay
@@ -63,7 +69,7 @@ class Hub:
         for record in self.store.load_rooms():
             try:
                 game = self.game(record.game)
-                room = Room.from_record(record, game, self.store)
+                room = Room.from_record(record, game, self.store, self.jukebox)
             except Exception:
                 log.exception("room %s could not be rebuilt; left out", record.code)
                 continue
@@ -72,26 +78,61 @@ class Hub:
             count += 1
         return count
 
-    def create(self, game_name: str, options: JSONDict) -> Room:
-        """A new, empty room for a game; its options are checked against the game now."""
+    def create(self, game_name: str, options: JSONDict, music: MusicSettings | None = None) -> Room:
+        """A new, empty room for a game; its options and music are checked now."""
         game = self.game(game_name)
+        options = {**self.default_options.get(game_name, {}), **options}
         _check_options(game, options)
-        code = new_code()
-        while code in self.rooms or self.store.code_taken(code):
-            code = new_code()
         room = Room(
-            code=code,
+            code=self._free_code(),
             game_name=game_name,
             game=game,
             options=dict(options),
             seed=new_seed(),
             host_token=new_token(),
             store=self.store,
+            jukebox=self.jukebox,
         )
+        if game.info.music and self.jukebox is not None:
+            room.music = RoomMusic.build(self.jukebox, music or MusicSettings(), room.seed)
+        elif music is not None:
+            raise ServerError(ErrorCode.MUSIC_INVALID, f"{game.info.title} plays no music", 422)
         self.store.create_room(room.record())
         room.on_change = self._room_changed
-        self.rooms[code] = room
+        self.rooms[room.code] = room
         return room
+
+    def again(self, old: Room) -> Room:
+        """A new game with the same players: same game, options, music, seats and tokens."""
+        if old.status != "over":
+            raise ServerError(ErrorCode.ROOM_NOT_OVER, "a new game starts once this one is over")
+        room = Room(
+            code=self._free_code(),
+            game_name=old.game_name,
+            game=old.game,
+            options=dict(old.options),
+            seed=new_seed(),
+            host_token=old.host_token,
+            store=self.store,
+            seats=[SeatSlot(s.name, s.token, s.bot) for s in old.seats],
+            jukebox=self.jukebox,
+        )
+        if old.music is not None and self.jukebox is not None:
+            room.music = RoomMusic.build(self.jukebox, old.music.settings, room.seed)
+        self.store.create_room(room.record())
+        self.store.save_seats(room.code, [s.record() for s in room.seats])
+        room.on_change = self._room_changed
+        self.rooms[room.code] = room
+        room.start()
+        for client in list(old.clients):
+            client.send(AgainMessage(code=room.code).model_dump())
+        return room
+
+    def _free_code(self) -> str:
+        code = new_code()
+        while code in self.rooms or self.store.code_taken(code):
+            code = new_code()
+        return code
 
     def get(self, code: str) -> Room:
         """The room with that code; ``ServerError`` (404) otherwise."""

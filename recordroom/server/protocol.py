@@ -35,6 +35,9 @@ class ErrorCode:
     ACTION_STALE = "action/stale"
     RATE_LIMITED = "rate/limited"
     SERVER_STORE = "server/store"
+    MUSIC_INVALID = "music/invalid"
+    MUSIC_NOT_FOUND = "music/not_found"
+    SLEEVE_NOT_FOUND = "sleeve/not_found"
 
 
 class Model(BaseModel):
@@ -64,11 +67,31 @@ class GameOut(Model):
     bot: str = Field(description="the kind of bot that plays bot seats")
 
 
+class MusicSettings(Model):
+    """What a room of a game with music plays (Disc Cover); chosen at setup."""
+
+    source: Literal["demo", "library", "playlist", "external"] = Field(
+        default="demo",
+        description="demo: the built-in playlist; library: the server's music folders; "
+        "playlist: one M3U playlist of those folders; external: no audio in the app",
+    )
+    playlist: str | None = Field(default=None, description="the playlist id (source playlist)")
+    themes: list[str] = Field(
+        default_factory=list, max_length=20, description="play only tracks of these themes"
+    )
+    play_to_end: bool = Field(
+        default=False, description="let each song play to its end instead of stopping at the reveal"
+    )
+
+
 class CreateRoom(Model):
     """``POST /api/rooms``."""
 
     game: str = Field(examples=["disc-cover"])
     options: dict[str, Any] = Field(default_factory=dict, examples=[{"variant": "cooperative"}])
+    music: MusicSettings | None = Field(
+        default=None, description="for a game with music; default: the demo playlist"
+    )
 
 
 class RoomCreated(Model):
@@ -126,6 +149,14 @@ class RoomInfo(Model):
     version: int
     seats: list[SeatOut]
     result: dict[str, Any] | None
+    join_url: str = Field(description="the address phones open to join this room")
+    music: MusicSettings | None = Field(description="the room's music settings, if it has music")
+
+
+class AgainOut(Model):
+    """The room of the next game with the same players."""
+
+    code: str
 
 
 class LogEntryOut(Model):
@@ -162,6 +193,17 @@ class StateMessage(Model):
     legal_actions: list[dict[str, Any]]
     seats: list[SeatOut]
     result: dict[str, Any] | None
+    music: dict[str, Any] | None = Field(
+        default=None,
+        description="for the table (host, spectators) of a game with music: the current track",
+    )
+
+
+class AgainMessage(Model):
+    """The host started another game with the same players: reconnect to ``code``."""
+
+    type: Literal["again"] = "again"
+    code: str
 
 
 class ErrorMessage(Model):

@@ -23,21 +23,13 @@ from recordroom.engine.errors import BadOptions, RulesError
 from recordroom.engine.game import Action, Game, JSONDict, Seat
 from recordroom.engine.playout import replay
 from recordroom.server.codes import new_token
-from recordroom.server.protocol import ErrorCode, SeatOut, StateMessage
+from recordroom.server.errors import ServerError
+from recordroom.server.music import Jukebox, RoomMusic
+from recordroom.server.protocol import ErrorCode, MusicSettings, SeatOut, StateMessage
 from recordroom.server.store import RoomRecord, SeatRecord, Store
 
 Status = Literal["lobby", "playing", "over"]
 Role = Literal["seat", "host", "spectator"]
-
-
-class ServerError(ValueError):
-    """A refused request: a stable code, a message, and the HTTP status it maps to."""
-
-    def __init__(self, code: str, message: str, status: int = 409) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
 
 
 class Client(Protocol):
@@ -87,13 +79,17 @@ class Room:
     result: JSONDict | None = None
     clients: list[Client] = field(default_factory=list)
     on_change: Callable[[Room], None] | None = None
+    music: RoomMusic | None = None
+    jukebox: Jukebox | None = None
     _seat_legal: list[tuple[Action, ...] | None] = field(default_factory=list)
     _seat_changed_at: list[int] = field(default_factory=list)
 
     # -- building ---------------------------------------------------------------------------
 
     @classmethod
-    def from_record(cls, record: RoomRecord, game: Game, store: Store) -> Room:
+    def from_record(
+        cls, record: RoomRecord, game: Game, store: Store, jukebox: Jukebox | None = None
+    ) -> Room:
         """Rebuilds a stored room, replaying its log (every seat starts disconnected)."""
         room = cls(
             code=record.code,
@@ -105,7 +101,11 @@ class Room:
             store=store,
             status="lobby",
             seats=[SeatSlot(s.name, s.token, s.bot) for s in record.seats],
+            jukebox=jukebox,
         )
+        if record.music is not None and jukebox is not None:
+            settings = MusicSettings.model_validate(record.music["settings"])
+            room.music = RoomMusic.build(jukebox, settings, record.seed, int(record.music["skips"]))
         if record.status != "lobby":
             room.state = replay(game, len(room.seats), record.seed, record.options, record.log)
             room.log = list(record.log)
@@ -127,6 +127,7 @@ class Room:
             host_token=self.host_token,
             status=self.status,
             seats=[s.record() for s in self.seats],
+            music=self.music.stored() if self.music else None,
         )
 
     # -- who is who -------------------------------------------------------------------------
@@ -336,6 +337,26 @@ class Room:
             self.store.set_status(self.code, "over", self.result)
         self._changed()
 
+    # -- music ------------------------------------------------------------------------------
+
+    def skip_track(self) -> None:
+        """The table moves to another track for the current turn (kept across restarts)."""
+        if self.music is None or not self.music.queue:
+            raise ServerError(ErrorCode.MUSIC_INVALID, "this room plays no music from the app")
+        self.music.skips += 1
+        try:
+            self.store.set_music(self.code, self.music.stored())
+        except BaseException:
+            self.music.skips -= 1
+            raise
+        self._changed()
+
+    def music_message(self, view: JSONDict | None) -> JSONDict | None:
+        """The music part of the table's state message."""
+        if self.music is None or self.jukebox is None:
+            return None
+        return self.music.message(self.jukebox, view)
+
     # -- telling clients --------------------------------------------------------------------
 
     def _reset_seen(self) -> None:
@@ -372,6 +393,7 @@ class Room:
             legal_actions=list(legal),
             seats=self.seats_out(),
             result=self.result,
+            music=self.music_message(view) if role != "seat" else None,
         ).model_dump()
 
     def _changed(self) -> None:

@@ -36,6 +36,25 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument(
         "--bot-delay", type=float, default=0.8, help="seconds a bot waits before it moves"
     )
+    parser.add_argument(
+        "--music",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a music folder to play from (repeatable); its M3U playlists come along",
+    )
+    parser.add_argument(
+        "--sleeves",
+        type=Path,
+        metavar="DIR",
+        help="a custom sleeve pack (images and an optional manifest.toml) for Disc Cover",
+    )
+    parser.add_argument(
+        "--cache-dir",
+        type=Path,
+        help="where the demo playlist is cached (default: the user's cache folder)",
+    )
     parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     parser.add_argument(
         "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
@@ -96,10 +115,29 @@ def run(args: argparse.Namespace) -> int:
     """Starts the server and blocks until it is stopped."""
     import uvicorn
 
+    from recordroom.media.packs import PackError
     from recordroom.server.app import Settings, create_app
 
-    app = create_app(Settings(data_dir=args.data_dir, bot_delay=args.bot_delay))
-    sys.stdout.write(banner(join_url(args.host, args.port), args.data_dir, not args.no_qr))
+    for folder in args.music:
+        if not folder.is_dir():
+            sys.stderr.write(f"recordroom serve: error: --music {folder}: no such folder\n")
+            return 2
+    url = join_url(args.host, args.port)
+    try:
+        app = create_app(
+            Settings(
+                data_dir=args.data_dir,
+                bot_delay=args.bot_delay,
+                music_dirs=tuple(args.music),
+                sleeves_dir=args.sleeves,
+                cache_dir=args.cache_dir,
+                public_url=url,
+            )
+        )
+    except PackError as error:
+        sys.stderr.write(f"recordroom serve: error: --sleeves {args.sleeves}: {error}\n")
+        return 2
+    sys.stdout.write(banner(url, args.data_dir, not args.no_qr))
     sys.stdout.flush()
     uvicorn.run(
         app,

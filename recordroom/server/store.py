@@ -48,6 +48,8 @@ class RoomRecord:
     seats: list[SeatRecord] = field(default_factory=list)
     log: list[dict[str, Any]] = field(default_factory=list)
     result: JSONDict | None = None
+    music: JSONDict | None = None
+    """The room's music settings and skips, for a game with music."""
 
 
 class Store(Protocol):
@@ -71,6 +73,10 @@ class Store(Protocol):
 
     def append_action(self, code: str, index: int, seat: Seat, action: Action) -> None:
         """Appends the ``index``-th accepted action; durable when this returns."""
+        ...
+
+    def set_music(self, code: str, music: JSONDict | None) -> None:
+        """Replaces the room's music settings and skips."""
         ...
 
     def load_rooms(self) -> Iterator[RoomRecord]:
@@ -124,6 +130,9 @@ class SqliteStore:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(rooms)")}
+        if "music" not in columns:  # a data folder from before rooms had music
+            self._db.execute("ALTER TABLE rooms ADD COLUMN music TEXT")
 
     def _write(self, sql: str, *rows: tuple[Any, ...]) -> None:
         self._db.execute("BEGIN IMMEDIATE")
@@ -138,7 +147,8 @@ class SqliteStore:
     def create_room(self, room: RoomRecord) -> None:
         """Stores a new room."""
         self._write(
-            "INSERT INTO rooms VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO rooms (code, game, options, seed, host_token, status, result, created, "
+            "music) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 room.code,
                 room.game,
@@ -148,6 +158,7 @@ class SqliteStore:
                 room.status,
                 None,
                 time.time(),
+                None if room.music is None else json.dumps(room.music),
             ),
         )
 
@@ -184,13 +195,20 @@ class SqliteStore:
             (code, index, seat, json.dumps(action), time.time()),
         )
 
+    def set_music(self, code: str, music: JSONDict | None) -> None:
+        """Replaces the room's music settings and skips."""
+        self._write(
+            "UPDATE rooms SET music = ? WHERE code = ?",
+            (None if music is None else json.dumps(music), code),
+        )
+
     def load_rooms(self) -> Iterator[RoomRecord]:
         """Every room, oldest first, with seats and its log in order."""
         rooms = self._db.execute(
-            "SELECT code, game, options, seed, host_token, status, result FROM rooms "
+            "SELECT code, game, options, seed, host_token, status, result, music FROM rooms "
             "ORDER BY created"
         ).fetchall()
-        for code, game, options, seed, host_token, status, result in rooms:
+        for code, game, options, seed, host_token, status, result, music in rooms:
             seats = [
                 SeatRecord(name, token, bool(bot))
                 for name, token, bot in self._db.execute(
@@ -213,6 +231,7 @@ class SqliteStore:
                 seats=seats,
                 log=log,
                 result=None if result is None else json.loads(result),
+                music=None if music is None else json.loads(music),
             )
 
     def close(self) -> None:

@@ -34,6 +34,7 @@ class DiscCover:
         max_players=rules.MAX_PLAYERS,
         option_sets=({"variant": "cooperative"}, {"variant": "competitive"}),
         agent_kinds=("random",),
+        music=True,
     )
 
     def new_state(

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
+import threading
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -404,7 +406,8 @@ def file_name(index: int, piece: Piece) -> str:
 def write_piece(path: Path, piece: Piece, seconds: float = 30.0) -> None:
     """Renders one piece to a tagged OGG Vorbis file (written aside, then moved into place)."""
     samples = render(piece, seconds)
-    temporary = path.with_suffix(".tmp.ogg")
+    # A name of its own per writer: two servers may fill one cache at the same time.
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.part")
     soundfile.write(temporary, samples, RATE, format="OGG", subtype="VORBIS")
     tags = OggVorbis(temporary)  # type: ignore[no-untyped-call]
     tags["title"] = piece.title
