@@ -13,8 +13,8 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
-import threading
 import random
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
