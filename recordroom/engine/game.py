@@ -18,6 +18,15 @@ outside ``active`` may act). Every draw of chance comes from the seeded RNG kept
 ``(options, seed, action log)`` replays exactly (see :mod:`recordroom.engine.playout`).
 
 Actions returned by ``legal_actions`` may be shared between calls: treat them as read-only.
+
+One optional method serves search bots (:mod:`recordroom.bots`)::
+
+    game.determinize(view, seat, seed)  # a full state consistent with everything ``seat`` knows
+
+It takes that seat's ``view`` and returns a state ``s`` with ``view(s, seat) == view``: what the
+seat cannot see (other hands, other seats' pending choices, private goals, deck order, the RNG) is
+drawn afresh from what is still unseen, with ``seed`` making the draw repeatable. A game that
+offers it matches :class:`Determinizing`.
 """
 
 from __future__ import annotations
@@ -97,4 +106,13 @@ class Game(Protocol):
 
     def agent(self, kind: str, seed: int = 0) -> Agent:
         """A new agent of that kind (one of ``info.agent_kinds``); ``KeyError`` otherwise."""
+        ...
+
+
+@runtime_checkable
+class Determinizing(Protocol):
+    """A game that can sample full states consistent with one seat's view (optional)."""
+
+    def determinize(self, view: JSONDict, seat: Seat, seed: int) -> Any:
+        """A full state whose ``view(state, seat)`` equals ``view``; the unseen drawn by seed."""
         ...

@@ -53,7 +53,7 @@ class RecordsGame:
         min_players=1,
         max_players=6,
         option_sets=({},),
-        agent_kinds=("random", "greedy"),
+        agent_kinds=("random", "greedy", "easy", "normal", "hard"),
     )
 
     # -- contract ----------------------------------------------------------------------------------
@@ -217,14 +217,26 @@ class RecordsGame:
         return state.players
 
     def agent(self, kind: str, seed: int = 0) -> Agent:
-        """A ``random`` or ``greedy`` agent."""
+        """A ``random`` or ``greedy`` agent, or a level: ``easy``, ``normal``, ``hard``."""
         if kind == "random":
             return RandomAgent(seed)
         if kind == "greedy":
             from recordroom.games.records.bots import GreedyAgent
 
             return GreedyAgent(seed)
-        raise KeyError(f"records: unknown agent kind {kind!r}; kinds: random, greedy")
+        if kind in ("easy", "normal", "hard"):
+            from recordroom.games.records.levels import level_agent
+
+            return level_agent(self, kind, seed)
+        raise KeyError(
+            f"records: unknown agent kind {kind!r}; kinds: {', '.join(self.info.agent_kinds)}"
+        )
+
+    def determinize(self, view: JSONDict, seat: Seat, seed: int) -> State:
+        """A full state consistent with what ``seat`` sees in ``view``, the unseen drawn by seed."""
+        from recordroom.games.records.determinize import determinize
+
+        return determinize(view, seat, seed)
 
     # -- internals ---------------------------------------------------------------------------------
 
