@@ -78,6 +78,12 @@ class DiscCover:
         """A state back from :meth:`dumps` text."""
         return views.loads(text)
 
+    def determinize(self, view: dict[str, Any], seat: int, seed: int) -> DiscCoverState:
+        """A full state consistent with what ``seat`` sees in ``view``, the unseen drawn by seed."""
+        from recordroom.games.disc_cover.determinize import determinize
+
+        return determinize(view, seat, seed)
+
     def max_decisions(self, players: int, options: Mapping[str, Any] | None = None) -> int:
         """The most actions one game can take."""
         return rules.max_decisions(players)
