@@ -31,7 +31,7 @@ from recordroom.media.mosaic import render_mosaic_png
 from recordroom.media.packs import load_sleeve_set
 from recordroom.server.errors import ServerError
 from recordroom.server.hub import Hub, game_summary
-from recordroom.server.music import Jukebox
+from recordroom.server.music import Jukebox, Senses
 from recordroom.server.protocol import (
     CLIENT_TYPES,
     ActMessage,
@@ -190,7 +190,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = settings.store or SqliteStore(settings.data_dir / DB_NAME)
         loop = asyncio.get_running_loop()
         warming = loop.run_in_executor(None, jukebox.catalogue)  # the demo is made on first run
-        hub = Hub(store, names, settings.load_game, settings.bot_delay, jukebox, default_options)
+        hub = Hub(
+            store,
+            names,
+            settings.load_game,
+            settings.bot_delay,
+            jukebox,
+            default_options,
+            Senses(jukebox, sleeve_set),
+        )
         hub.restore()
         hub.attach(loop)
         app.state.hub = hub

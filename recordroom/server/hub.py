@@ -19,7 +19,7 @@ from recordroom.engine.errors import BadOptions
 from recordroom.engine.game import Game, JSONDict, Seat
 from recordroom.server.codes import new_code, new_seed, new_token, normalise_code
 from recordroom.server.errors import ServerError
-from recordroom.server.music import Jukebox, RoomMusic
+from recordroom.server.music import Jukebox, RoomMusic, Senses
 from recordroom.server.protocol import AgainMessage, ErrorCode, MusicSettings
 from recordroom.server.room import Room, SeatSlot
 from recordroom.server.store import Store
@@ -40,9 +40,11 @@ class Hub:
         bot_delay: float = 0.8,
         jukebox: Jukebox | None = None,
         default_options: dict[str, JSONDict] | None = None,
+        senses: Senses | None = None,
     ) -> None:
         self.store = store
         self.jukebox = jukebox
+        self.senses = senses
         self.default_options = default_options or {}
         self.game_names = game_names
         self.load_game = load_game
@@ -184,6 +186,12 @@ class Hub:
                 view, legal = room.seat_view(seat)
                 if not legal:
                     continue
+                if room.game.info.music and self.senses is not None:
+                    # A listening bot hears the song and sees the sleeves, like anyone at the table.
+                    senses = await asyncio.to_thread(self.senses.for_view, room.music, view)
+                    view = {**view, "senses": senses}
+                    if room.status != "playing" or room.seat_view(seat)[1] != legal:
+                        continue  # the table moved on while the bot listened
                 action = self.agent(room, seat).choose(view, legal)
                 try:
                     room.act(seat, action, None)

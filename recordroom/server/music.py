@@ -18,9 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from recordroom.games.disc_cover.bots import senses as senses_entry
 from recordroom.media.music.demo import demo_library
+from recordroom.media.music.features import AudioError, TrackFeatures, analyse
 from recordroom.media.music.library import Library, Track, scan
 from recordroom.media.music.themes import select, themes
+from recordroom.media.packs import SleeveSet
+from recordroom.media.sleeve_features import SleeveFeatures, measure_set
 from recordroom.server.errors import ServerError
 from recordroom.server.protocol import ErrorCode, MusicSettings
 
@@ -36,6 +40,7 @@ class Jukebox:
         self._lock = threading.Lock()
         self._demo: Library | None = None
         self._library: Library | None = None
+        self._features: dict[str, TrackFeatures | None] = {}
 
     def _load(self) -> tuple[Library, Library]:
         with self._lock:
@@ -73,6 +78,16 @@ class Jukebox:
             except KeyError:
                 continue
         raise ServerError(ErrorCode.MUSIC_NOT_FOUND, f"no track with id {track_id!r}", 404)
+
+    def features(self, track_id: str) -> TrackFeatures | None:
+        """What a track sounds like (measured once); None if it cannot be decoded."""
+        if track_id not in self._features:
+            try:
+                self._features[track_id] = analyse(self.path_of(track_id))
+            except (AudioError, ServerError) as error:
+                log.warning("music: cannot listen to track %s: %s", track_id, error)
+                self._features[track_id] = None
+        return self._features[track_id]
 
     def catalogue(self) -> dict[str, Any]:
         """What the setup screen offers: sources, playlists and themes."""
@@ -166,3 +181,34 @@ class RoomMusic:
             "turn": turn if playing else None,
             "skips": self.skips,
         }
+
+
+class Senses:
+    """What a listening bot at a table hears and sees: the track's sound, the sleeves' looks."""
+
+    def __init__(self, jukebox: Jukebox, sleeves: SleeveSet) -> None:
+        self.jukebox = jukebox
+        self.sleeves = sleeves
+        self._looks: dict[int, SleeveFeatures] | None = None
+
+    def looks(self) -> dict[int, SleeveFeatures]:
+        """Every sleeve's visual features (measured on first use)."""
+        if self._looks is None:
+            self._looks = measure_set(self.sleeves)
+        return self._looks
+
+    def for_view(self, music: RoomMusic | None, view: dict[str, Any]) -> dict[str, Any]:
+        """The ``senses`` entry for a bot's view of a Disc Cover table."""
+        heard = None
+        turn = view.get("turn")
+        if music is not None and isinstance(turn, int):
+            track_id = music.track_id(turn)
+            features = self.jukebox.features(track_id) if track_id else None
+            heard = features.to_json() if features else None
+        looks = self.looks()
+        seen = {}
+        for record in view.get("records", []):
+            sid = record["sleeve"]["id"]
+            if sid in looks:
+                seen[sid] = looks[sid].to_json()
+        return senses_entry(heard, seen)

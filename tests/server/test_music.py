@@ -264,3 +264,23 @@ def test_play_again_keeps_the_players_and_the_mosaic_downloads(client: TestClien
         state = Socket(ws).recv_state()
         assert state["seat"] == 1 and state["view"]["turn"] == 1
     assert client.get(f"/api/rooms/{code}").json()["status"] == "over"
+
+
+def test_bots_at_the_table_hear_the_song_and_see_the_sleeves(tmp_path: Path) -> None:
+    from recordroom.games import load
+    from recordroom.media.packs import builtin_set
+    from recordroom.server.app import default_cache_dir
+    from recordroom.server.music import Jukebox, RoomMusic, Senses
+    from recordroom.server.protocol import MusicSettings
+
+    jukebox = Jukebox(default_cache_dir())
+    game = load("disc-cover")
+    view = game.view(game.new_state(3, 4, {}), 0)
+    music = RoomMusic.build(jukebox, MusicSettings(), seed=4)
+    sensed = Senses(jukebox, builtin_set()).for_view(music, view)
+    assert set(sensed["heard"]) >= {"tempo", "energy", "minor", "brightness", "onset_rate"}
+    assert sorted(sensed["seen"]) == sorted(str(r["sleeve"]["id"]) for r in view["records"])
+    external = RoomMusic.build(jukebox, MusicSettings(source="external"), seed=4)
+    assert Senses(jukebox, builtin_set()).for_view(external, view)["heard"] is None
+    bot = game.agent("listener", 1)
+    assert bot.choose({**view, "senses": sensed}, game.legal_actions(game.new_state(3, 4, {}), 0))

@@ -21,6 +21,7 @@ from recordroom.engine.agents import Agent, RandomAgent
 from recordroom.engine.errors import IllegalAction
 from recordroom.engine.game import Action, GameInfo
 from recordroom.games.disc_cover import rules, views
+from recordroom.games.disc_cover.bots import ListeningAgent
 from recordroom.games.disc_cover.state import DiscCoverState, Phase
 
 
@@ -33,7 +34,7 @@ class DiscCover:
         min_players=rules.MIN_PLAYERS,
         max_players=rules.MAX_PLAYERS,
         option_sets=({"variant": "cooperative"}, {"variant": "competitive"}),
-        agent_kinds=("random",),
+        agent_kinds=("random", "listener"),
         music=True,
     )
 
@@ -102,9 +103,11 @@ class DiscCover:
         return state.setup.players
 
     def agent(self, kind: str, seed: int = 0) -> Agent:
-        """A voter: ``random`` for now (the listening bots come with the bots work)."""
+        """A voter: ``random``, or a ``listener`` that matches sleeves to the song it hears."""
         if kind == "random":
             return RandomAgent(seed)
+        if kind == "listener":
+            return ListeningAgent(seed)
         raise KeyError(
             f"Disc Cover has no {kind!r} agent; it has {', '.join(self.info.agent_kinds)}"
         )

@@ -28,7 +28,7 @@ from recordroom.media.music.library import Library, scan
 log = logging.getLogger(__name__)
 
 RATE = 22050
-VERSION = 1
+VERSION = 2
 """Bumped whenever the synthesis changes, so old caches are rebuilt."""
 ARTIST = "Record Room House Band"
 ALBUM = "Record Room Demo Playlist"
@@ -40,7 +40,7 @@ MINOR = (0, 2, 3, 5, 7, 8, 10)
 # Chord progressions as scale degrees (0 = tonic), four bars each.
 PROGRESSIONS = {
     "major": ((0, 4, 5, 3), (0, 3, 4, 4), (0, 5, 3, 4), (0, 0, 3, 4)),
-    "minor": ((0, 5, 2, 6), (0, 3, 4, 0), (0, 6, 5, 4), (0, 0, 5, 6)),
+    "minor": ((0, 5, 3, 4), (0, 3, 4, 0), (0, 0, 5, 4), (0, 3, 0, 4)),
 }
 
 
