@@ -87,7 +87,9 @@ def main() -> None:
     args = parser.parse_args()
     libraries = [("demo playlist", demo_library(args.cache_dir))]
     libraries += [(str(folder.name), scan([folder])) for folder in args.music]
-    print(f"{args.bots} listening bots, {args.deals} deals of 4 sleeves per track, seed {args.seed}")
+    print(
+        f"{args.bots} listening bots, {args.deals} deals of 4 sleeves per track, seed {args.seed}"
+    )
     print("| library | tracks | agreement (random 25%) | plurality (random) | stability |")
     print("| --- | --- | --- | --- | --- |")
     for name, library in libraries:
