@@ -26,9 +26,11 @@ from starlette.websockets import WebSocketDisconnect
 
 from recordroom import games
 from recordroom.engine.game import Game, JSONDict, Seat
+from recordroom.engine.playout import replay
 from recordroom.media.booklet import render_booklet_html, render_booklet_pdf
 from recordroom.media.mosaic import render_mosaic_png
 from recordroom.media.packs import load_sleeve_set
+from recordroom.server.codes import normalise_code
 from recordroom.server.errors import ServerError
 from recordroom.server.hub import Hub, game_summary
 from recordroom.server.music import Jukebox, Senses
@@ -424,6 +426,41 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             result=room.result,
         )
 
+    @app.get("/api/games/records/edition", responses=errors)
+    async def records_edition(edition: str = "standard") -> dict[str, Any]:
+        """The board layout, cards and goals of a Records edition, for drawing the sheet."""
+        from recordroom.games.records.edition import EditionError
+        from recordroom.server.records_edition import records_edition as document
+
+        try:
+            return document(edition)
+        except EditionError as error:
+            raise ServerError(ErrorCode.GAME_UNKNOWN, str(error), 404) from None
+
+    @app.get("/api/rooms/{code}/replay/{step}", responses=errors)
+    async def replay_step(code: str, step: int, hub: HubDep) -> dict[str, Any]:
+        """A finished game's public view after its first ``step`` actions (never a seat's view)."""
+        room = hub.get(code)
+        if room.status != "over":
+            raise ServerError(ErrorCode.ROOM_NOT_OVER, "the replay is shown once the game is over")
+        steps = len(room.log)
+        if not 0 <= step <= steps:
+            raise ServerError(
+                ErrorCode.REQUEST_INVALID, f"step must be 0 to {steps}, got {step}", 422
+            )
+        prefix = room.log[:step]
+        state = await asyncio.to_thread(
+            replay, room.game, len(room.seats), room.seed, room.options, prefix
+        )
+        return {
+            "code": room.code,
+            "game": room.game_name,
+            "step": step,
+            "steps": steps,
+            "entry": room.log[step - 1] if step else None,
+            "view": room.game.view(state, None),
+        }
+
     @app.websocket("/ws/{code}")
     async def room_socket(websocket: WebSocket, code: str, token: str | None = None) -> None:
         """One client of a room: state messages out, actions in (see docs/protocol.md)."""
@@ -467,14 +504,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lobby() -> FileResponse:
         return FileResponse(WEB_DIR / "lobby" / "index.html")
 
+    def page_of(code: str | None, page: str) -> FileResponse:
+        """The page of the room's game (Disc Cover's for no room or an unknown one)."""
+        folder = "disc-cover"
+        room = app.state.hub.rooms.get(normalise_code(code or ""))
+        if room is not None and room.game_name == "records":
+            folder = "records"
+        return FileResponse(WEB_DIR / folder / page)
+
     @app.get("/table", include_in_schema=False)
-    async def table_page() -> FileResponse:
-        return FileResponse(WEB_DIR / "disc-cover" / "table.html")
+    async def table_page(room: str | None = None) -> FileResponse:
+        return page_of(room, "table.html")
+
+    @app.get("/records", include_in_schema=False)
+    @app.get("/records/table", include_in_schema=False)
+    async def records_table_page() -> FileResponse:
+        return FileResponse(WEB_DIR / "records" / "table.html")
 
     @app.get("/join", include_in_schema=False)
     @app.get("/join/{code}", include_in_schema=False)
     async def phone_page(code: str = "") -> FileResponse:
-        return FileResponse(WEB_DIR / "disc-cover" / "phone.html")
+        return page_of(code, "phone.html")
 
     return app
 

@@ -1,0 +1,54 @@
+// Cards and goals as players see them: a game card with its type, sub-area, points, side colours
+// and what it marks; a goal card with its condition in words and whether a board meets it now.
+import { el, seatColour, initials } from "/static/disc-cover/common.js";
+import { cardWords, goalCondition, goalStatus, bonusWords, colourOf, ROLE_NAMES, BONUS } from "./words.js";
+
+/** A game card. Crew cards wear their four side colours as the card's edges. */
+export function cardFace(ed, id, options = {}) {
+  const card = ed.cards[id];
+  const words = cardWords(ed, id);
+  if (!card) return el("div", { class: "card-face" }, id);
+  const style = {};
+  if (card.kind === "crew") {
+    ["top", "right", "bottom", "left"].forEach((side, i) => { style[`--${side}`] = colourOf(card.sides[i]); });
+  }
+  return el("div", { class: `card-face kind-${card.kind}${card.role ? ` role-${card.role}` : ""}${options.chosen ? " chosen" : ""}`, style },
+    el("span", { class: "card-type" }, card.kind === "crew" ? "Crew" : card.kind === "agenda" ? "Agenda" : "Asset"),
+    el("span", { class: "card-main" }, card.kind === "crew"
+      ? [el("b", { class: "card-points" }, String(card.points)), el("span", { class: "card-role" }, ROLE_NAMES[card.role])]
+      : el("span", { class: "card-icon", "aria-hidden": "true" }, card.kind === "agenda" ? BONUS.agenda.glyph : BONUS.asset.glyph)),
+    el("span", { class: "card-marks" }, words.marks));
+}
+
+/** A goal card: name, points, bonus, condition, and this board's progress towards it. */
+export function goalCard(ed, id, board, options = {}) {
+  const goal = ed.goals[id];
+  if (!goal) return el("div", { class: "goal-card" }, id);
+  const status = board ? goalStatus(ed, board, id) : null;
+  const state = !status ? "" : status.already ? "claimed" : status.claimable ? "meets" : "short";
+  const progress = !status ? null : status.already ? "claimed ✓"
+    : status.meets ? (status.claimable ? "you meet it now ✓" : "met, no goals box left")
+      : `you have ${status.have} of ${status.need}`;
+  return el("div", {
+    class: `goal-card ${state}${options.current ? " current" : ""}${options.leaving ? " leaving" : ""}`,
+    "data-goal": id, "data-meets": status ? String(status.claimable) : null,
+  },
+  options.slot ? el("span", { class: "goal-slot" }, options.leaving ? `${options.slot} · leaves next` : String(options.slot)) : null,
+  el("span", { class: "goal-head" }, el("b", {}, goal.name), el("span", { class: "goal-points" }, `${goal.points} pts`)),
+  el("span", { class: "goal-cond" }, goalCondition(goal)),
+  goal.bonus ? el("span", { class: "goal-bonus" }, `+ bonus: ${bonusWords(goal.bonus)}`) : null,
+  progress ? el("span", { class: "goal-progress" }, progress) : null);
+}
+
+/** Which way the hands pass this week, and to whom. */
+export function directionLine(view, seat, seats) {
+  const n = view.players;
+  if (n < 2) return null;
+  const step = view.direction === "clockwise" ? 1 : -1;
+  const to = seats[(seat + step + n) % n], from = seats[(seat - step + n) % n];
+  const arrow = view.direction === "clockwise" ? "↻" : "↺";
+  return el("p", { class: "direction" },
+    el("span", { class: "direction-arrow", "aria-hidden": "true" }, arrow),
+    ` Hands pass ${view.direction} this week: you pass to `,
+    el("span", { class: "disc tiny", style: { "--c": seatColour(to.seat) } }, el("span", {}, initials(to.name))), ` ${to.name}, get from ${from.name}.`);
+}

@@ -1,0 +1,440 @@
+// The player's page (a phone, or a laptop for a solo game): join, then play from your sheet. Every
+// choice comes from the seat's legal actions; the sheet lights up where the card or bonus can go.
+import { $, el, api, tokens, normaliseCode, RoomSocket, seatColour, initials } from "/static/disc-cover/common.js";
+import { drawSheet, legend, AREA_ORDER, areaOfKey } from "./sheet.js";
+import { resultTable, replayViewer } from "./end.js";
+import {
+  loadEdition, cardWords, goalCondition, goalStatus, colourOf, bonusWords, splitBonus, names,
+  AREA_NAMES, ROLE_NAMES, plural,
+} from "./words.js";
+import { cardFace, goalCard, directionLine } from "./cards.js";
+
+let code = normaliseCode(location.pathname.split("/join/")[1] || new URLSearchParams(location.search).get("room"));
+let live = null;
+let last = null; // the newest state message
+let ed = null;
+let wish = null; // {action, key}: sent, not yet seen
+let retry = false;
+let chooser = null; // {key, actions}: a crew place with a multiplier choice open
+let tab = null; // the area shown on a narrow screen ("all" or an area)
+let lastPrompt = null;
+let lastRound = null;
+let replayShown = false;
+
+const phaseKey = (v) => `${v.week}:${v.round}:${v.turn}:${v.phase}:${v.current_goal}`;
+const narrow = () => window.matchMedia("(max-width: 899px)").matches;
+
+// ---- joining -------------------------------------------------------------------------------
+
+function showJoin(message) {
+  $("#join-screen").hidden = false;
+  $("#seat-screen").hidden = true;
+  $("#join-code").value = code;
+  $("#join-name").value = tokens.name();
+  $("#join-error").textContent = message || "";
+}
+
+$("#join-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  code = normaliseCode($("#join-code").value);
+  const name = $("#join-name").value.trim();
+  if (code.length !== 4) { $("#join-error").textContent = "A room code has 4 letters."; return; }
+  $("#join-button").disabled = true;
+  try {
+    if (!tokens.seat(code)) {
+      const seat = await api("POST", `/api/rooms/${code}/seats`, { name });
+      tokens.setSeat(code, seat.token);
+    }
+    tokens.setName(name);
+    enter();
+  } catch (error) {
+    $("#join-error").textContent =
+      error.code === "room/not_found" ? `No room ${code}: check the code on the table screen.` :
+      error.code === "room/started" ? "That game has started already; ask the table to hand you a seat." :
+      error.code === "room/full" ? "That table is full." : error.message;
+  } finally {
+    $("#join-button").disabled = false;
+  }
+});
+
+async function enter() {
+  history.replaceState(null, "", `/join/${code}`);
+  $("#join-screen").hidden = true;
+  $("#seat-screen").hidden = false;
+  $("#me-room").textContent = code;
+  ed = await loadEdition();
+  $("#legend-box").replaceChildren(legend());
+  if (live) live.stop();
+  live = new RoomSocket(code, tokens.seat(code), {
+    onState: render,
+    onError: showError,
+    onAgain: (newCode) => { tokens.setSeat(newCode, tokens.seat(code)); code = newCode; live.moveTo(code); },
+    onClosed: (closeCode) => {
+      tokens.dropSeat(code);
+      showJoin(closeCode === 4000 ? "The table removed your seat. Join again?" : closeCode === 4404 ? `Room ${code} is gone.` : "That seat is no longer yours. Join again?");
+    },
+    onLink: (up) => { $("#link").hidden = up; },
+  });
+}
+
+function showError(message) {
+  if (message.code === "action/stale") { retry = true; return; }
+  wish = null;
+  $("#error").textContent = message.message;
+  if (last) render(last);
+}
+
+function send(action) {
+  if (!last?.view) return;
+  $("#error").textContent = "";
+  chooser = null;
+  wish = { action, key: phaseKey(last.view) };
+  live.act(action);
+  render(last);
+}
+
+// ---- what the legal actions mean on the sheet ----------------------------------------------
+
+/** The sheet key of a mark or bonus action ("crew:3", "agenda:4", "cash:1", "fail"). */
+function keyOf(action) {
+  if (action.type === "fail") return "fail";
+  if (action.type === "mark") return action.area === "crew" ? `crew:${action.slot}` : `${action.area}:${action.box}`;
+  if (action.type === "bonus") {
+    const { kind } = splitBonus(action.bonus);
+    if (kind === "cash") return `cash:${action.box}`;
+    if (kind === "agenda") return `agenda:${action.box}`;
+    if (kind === "asset") return `assets:${action.box}`;
+    if (kind === "harmony") return `harmony:${action.box}`;
+    return `${kind}:0`;
+  }
+  return null;
+}
+
+function keyLabel(key) {
+  const [kind, n] = key.split(":");
+  const i = Number(n);
+  if (kind === "crew") {
+    const slot = ed.crew[i];
+    return `Crew slot ${i + 1}: ${ROLE_NAMES[slot.role]}${slot.bonus ? `, bonus ${bonusWords(slot.bonus)}` : ""}`;
+  }
+  if (kind === "agenda") return `Agenda box ${i + 1} (row ${Math.floor(i / ed.agenda.columns) + 1}, column ${i % ed.agenda.columns + 1})`;
+  if (kind === "assets") return `Asset box ${i + 1}`;
+  if (kind === "harmony") {
+    const colour = ed.colours[Math.floor(i / ed.harmonies.columns)];
+    return `${colour} harmony box ${i % ed.harmonies.columns + 1}`;
+  }
+  if (kind === "cash") return `Lift the cash restriction on ${ed.restrictions[i]}`;
+  if (kind === "fail") return "Fail the card";
+  return key;
+}
+
+/** Sheet targets of the legal actions: key -> [actions]. */
+function targetsOf(actions) {
+  const out = new Map();
+  for (const action of actions) {
+    const key = keyOf(action);
+    if (!key || key === "fail") continue;
+    if (!out.has(key)) out.set(key, []);
+    out.get(key).push(action);
+  }
+  return out;
+}
+
+/** Where a card could go on this board (a preview while picking). */
+function previewOf(cardId, board) {
+  const card = ed.cards[cardId];
+  const keys = new Set();
+  if (!card) return keys;
+  if (card.kind === "agenda") for (let i = 0; i < ed.agenda.rows * ed.agenda.columns; i += 1) { if (!board.agenda.includes(i)) keys.add(`agenda:${i}`); }
+  else if (card.kind === "asset") for (let i = 0; i < ed.assets.boxes; i += 1) { if (!board.assets.includes(i)) keys.add(`assets:${i}`); }
+  else {
+    ed.crew.forEach((slot, i) => {
+      const open = slot.cash === null || board.cash_lifted.includes(ed.restrictions[slot.cash]);
+      if (slot.role === card.role && !board.crew[i] && open) keys.add(`crew:${i}`);
+    });
+  }
+  return keys;
+}
+
+function tapTarget(key) {
+  const actions = targetsOf(last.legal_actions).get(key) || [];
+  if (actions.length === 1) send(actions[0]);
+  else if (actions.length > 1) { chooser = { key, actions }; render(last); }
+}
+
+// ---- rendering -----------------------------------------------------------------------------
+
+function render(state) {
+  last = state;
+  const view = state.view;
+  const me = state.seats[state.seat] || { name: "?" };
+  $("#me-name").textContent = me.name;
+  const disc = $("#me-disc");
+  disc.firstElementChild.textContent = initials(me.name);
+  document.title = `Records · ${me.name}`;
+  document.body.dataset.version = String(state.version);
+  if (state.status === "lobby" || !view || !ed) {
+    disc.style.setProperty("--c", seatColour(state.seat ?? 0));
+    document.body.dataset.phase = "lobby";
+    $("#phase-title").textContent = `You're in, ${me.name}!`;
+    $("#phase-hint").textContent = "Waiting for the table to start the game. Keep this page open.";
+    $("#panel").replaceChildren();
+    $("#players").replaceChildren(...state.seats.map((seat) => el("span", { class: "player-chip" },
+      el("span", { class: "disc tiny", style: { "--c": seatColour(seat.seat) } }, el("span", {}, initials(seat.name))),
+      `${seat.name}${seat.bot ? " · bot" : ""}`)));
+    return;
+  }
+  const you = view.you;
+  const board = view.boards[state.seat];
+  document.body.dataset.phase = view.phase;
+  document.body.dataset.toAct = you.to_act ? "1" : "0";
+  document.body.dataset.pending = you.pending || "";
+  disc.style.setProperty("--c", board.lead_singer ? colourOf(board.lead_singer) : seatColour(state.seat));
+  if (wish && wish.key !== phaseKey(view)) wish = null;
+  if (wish && you.pending !== null && wish.action.card === you.pending) wish = null;
+  if (retry && wish) { retry = false; live.act(wish.action); }
+  retry = false;
+  if (chooser && !state.legal_actions.some((a) => keyOf(a) === chooser.key)) chooser = null;
+
+  const solo = view.players === 1;
+  $("#me-round").textContent = solo ? `solo · turn ${view.turn}` : view.week ? `week ${view.week} · pick ${view.round} of ${ed.picks_per_week}` : "setup";
+  $("#points").replaceChildren(el("span", {}, el("b", {}, String(board.score)), " pts"));
+
+  const legal = state.legal_actions;
+  const targets = new Map();
+  let preview = new Set();
+  if (view.phase === "mark" && !chooser && !wish) {
+    for (const [key] of targetsOf(legal)) targets.set(key, keyLabel(key));
+    if (legal.some((a) => a.type === "fail")) targets.set("fail", "Fail the card: tick the next fail box");
+  }
+  if (view.phase === "pick" || view.phase === "turn" || view.phase === "third") {
+    const shown = wish?.action.card || you.pending;
+    if (shown) preview = previewOf(shown, board);
+  }
+  renderStatus(state);
+  renderPanel(state);
+  renderPlayers(state);
+  renderGoals(state);
+  renderSheet(state, board, targets, preview);
+  renderChooser(state);
+  renderOver(state);
+}
+
+function renderStatus(state) {
+  const view = state.view;
+  const you = view.you;
+  const phase = view.phase;
+  const waiting = (view.waiting || []).filter((s) => s !== state.seat).map((s) => state.seats[s]?.name);
+  const waitText = waiting.length ? `Still choosing: ${names(waiting)}.` : "";
+  let title = "", hint = "";
+  if (phase === "lead_singer") {
+    title = "Choose your lead singer's colour";
+    hint = you.pending ? `Your lead singer is ${you.pending}; change it until everyone has chosen. ${waitText}` : "The lead singer slot wears this colour on all four sides.";
+  } else if (phase === "keep") {
+    title = "Keep one private goal";
+    hint = you.pending ? `Kept. You can change until everyone has chosen. ${waitText}` : "Only you see it; you may claim it at the end of each weekend.";
+  } else if (phase === "pick") {
+    title = `Week ${view.week} · pick ${view.round} of ${ed.picks_per_week}`;
+    hint = you.pending ? `Locked in. Tap another card to change it until everyone has picked. ${waitText}` : "Pick one card, secretly. The sheet shows where it could go.";
+  } else if (phase === "mark") {
+    if (you.to_act && you.played) {
+      title = `Mark your ${cardWords(ed, you.played).title}`;
+      hint = "Tap a glowing place on your sheet, or fail the card.";
+    } else if (you.to_act && you.queue.length) {
+      title = `Bonus: ${bonusWords(you.queue[0])}`;
+      hint = "Choose where it goes: tap a glowing place or a button.";
+    } else {
+      title = view.current_goal || view.players === 1 ? "Marking" : `Week ${view.week} · marking`;
+      hint = "Done. Waiting for the others to mark their sheets.";
+    }
+  } else if (phase === "claim") {
+    const goal = ed.goals[view.current_goal];
+    title = `Weekend: ${goal?.name}`;
+    hint = you.to_act ? "You can claim this goal. Claim it or pass: several players may claim it." : you.pending ? `You chose to ${you.pending}. ${waitText}` : `You cannot claim it. ${waitText}`;
+  } else if (phase === "private") {
+    title = "Weekend: your private goal";
+    hint = you.to_act ? "Claim your private goal now, or keep it for a later weekend." : `${waitText}`;
+  } else if (phase === "turn") {
+    title = `Solo · turn ${view.turn}`;
+    hint = "Option A: play one of the two cards, the other is discarded. Option B: draw a third card.";
+  } else if (phase === "third") {
+    title = `Solo · turn ${view.turn} · option B`;
+    hint = "All one type or all different: play any card. Two of a type: play the odd one out. Then you may claim a goal.";
+  } else if (phase === "goal") {
+    title = "Solo · claim a goal?";
+    hint = "Claim one goal of the row you meet, or pass. Then the 4th goal leaves (unless you claimed it), the row shifts right and a new goal comes in.";
+  } else if (phase === "over") {
+    title = "Game over";
+    hint = "";
+  }
+  $("#phase-title").textContent = title;
+  $("#phase-hint").textContent = hint;
+}
+
+function choiceButton(label, action, options = {}) {
+  const me = last;
+  const toAct = me.view.you.to_act;
+  return el("button", {
+    type: "button", class: options.class || "", "data-act": toAct ? (options.key || action.type) : null,
+    "data-change": !toAct ? action.type : null, "aria-pressed": options.pressed === undefined ? null : String(options.pressed),
+    onclick: () => send(action), disabled: options.disabled,
+  }, label);
+}
+
+function renderPanel(state) {
+  const view = state.view;
+  const you = view.you;
+  const legal = state.legal_actions;
+  const panel = $("#panel");
+  const parts = [];
+  const sending = wish ? el("p", { class: "sending" }, "Sending…") : null;
+  const pendingOf = () => wish?.action.card || wish?.action.colour || wish?.action.goal || you.pending;
+  const changeable = !you.to_act && you.pending !== null;
+
+  if (view.phase === "lead_singer" && (you.to_act || changeable)) {
+    const chosen = pendingOf();
+    parts.push(el("div", { class: "colour-choices" }, ed.colours.map((colour) => {
+      const b = choiceButton(colour, { type: "lead_singer", colour }, { class: `colour-choice${chosen === colour ? " chosen" : ""}`, pressed: chosen === colour });
+      b.style.setProperty("--c", colourOf(colour));
+      return b;
+    })));
+  } else if (view.phase === "keep" && (you.to_act || changeable)) {
+    const chosen = pendingOf();
+    parts.push(el("div", { class: "goal-choices" }, you.dealt.map((id) => el("div", { class: `goal-pick${chosen === id ? " chosen" : ""}` },
+      goalCard(ed, id, view.boards[state.seat]),
+      choiceButton(chosen === id ? "Kept ✓" : "Keep this one", { type: "keep", goal: id }, { pressed: chosen === id })))));
+  } else if (view.phase === "pick" || view.phase === "turn" || view.phase === "third") {
+    const hand = you.hand;
+    const chosen = pendingOf();
+    const playable = new Set(legal.filter((a) => a.type === "pick").map((a) => a.card));
+    const canChange = view.phase === "pick" && changeable;
+    const roundKey = `${view.week}:${view.round}`;
+    const arriving = view.phase === "pick" && lastRound && lastRound !== roundKey && view.round > 1;
+    lastRound = roundKey;
+    const cls = `hand${arriving ? (view.direction === "clockwise" ? " from-left" : " from-right") : ""}`;
+    parts.push(el("div", { class: cls, role: "group", "aria-label": "Your hand" }, hand.map((id) => {
+      const allowed = playable.has(id) || canChange;
+      const isChosen = chosen === id;
+      const face = cardFace(ed, id, { chosen: isChosen });
+      return el("button", {
+        type: "button", class: `card-button${isChosen ? " chosen" : ""}`, disabled: !allowed,
+        "data-act": you.to_act && allowed ? "pick" : null, "data-change": canChange ? "pick" : null, "data-card": id,
+        "aria-pressed": String(isChosen), "aria-label": `${cardWords(ed, id).title}: ${cardWords(ed, id).marks}${isChosen ? " (your pick)" : ""}`,
+        onclick: () => send({ type: "pick", card: id }),
+      }, face, isChosen ? el("span", { class: "lock", "aria-hidden": "true" }, wish ? "…" : "✓") : null);
+    })));
+    if (view.phase === "pick") parts.push(directionLine(view, state.seat, state.seats));
+    if (legal.some((a) => a.type === "draw")) {
+      parts.push(el("button", { type: "button", class: "quiet option-b", "data-act": "draw", onclick: () => send({ type: "draw" }) },
+        `Option B: draw a third card (${plural(view.deck, "card", "cards")} left)`));
+    }
+  } else if (view.phase === "mark" && you.to_act) {
+    if (you.played) {
+      parts.push(el("div", { class: "played" }, cardFace(ed, you.played, { chosen: true })));
+      parts.push(el("button", { type: "button", class: "quiet fail-button", "data-act": "fail", onclick: () => send({ type: "fail" }) },
+        "Fail this card (tick a fail box)"));
+    } else if (you.queue.length) {
+      const options = legal.filter((a) => a.type === "bonus");
+      parts.push(el("div", { class: "bonus-queue" },
+        el("p", {}, el("b", {}, `Bonus: ${bonusWords(you.queue[0])}`),
+          you.queue.length > 1 ? ` · then ${you.queue.slice(1).map(bonusWords).join(", ")}` : ""),
+        el("div", { class: "bonus-choices" }, options.map((a) => {
+          const key = keyOf(a);
+          return el("button", { type: "button", class: "quiet small", "data-act": key, onclick: () => send(a) }, keyLabel(key));
+        }))));
+    }
+  } else if (view.phase === "claim" || view.phase === "private") {
+    const id = view.phase === "claim" ? view.current_goal : you.private_goal;
+    if (id) parts.push(goalCard(ed, id, view.boards[state.seat], { current: true }));
+    if (you.to_act || changeable) {
+      const canClaim = legal.some((a) => a.type === "claim") || (changeable && view.phase === "claim");
+      const chosen = wish ? wish.action.type : you.pending;
+      parts.push(el("div", { class: "claim-buttons" },
+        canClaim ? choiceButton(chosen === "claim" ? "Claimed ✓" : "Claim", { type: "claim", goal: id }, { pressed: chosen === "claim" }) : null,
+        choiceButton(chosen === "pass" ? "Passed" : "Pass", { type: "pass" }, { class: "quiet", pressed: chosen === "pass" })));
+    }
+  } else if (view.phase === "goal" && you.to_act) {
+    parts.push(el("div", { class: "claim-buttons" },
+      legal.filter((a) => a.type === "claim").map((a) => choiceButton(`Claim ${ed.goals[a.goal].name}`, a, { key: "claim" })),
+      choiceButton("Pass", { type: "pass" }, { class: "quiet" })));
+  }
+  if (sending) parts.push(sending);
+  panel.replaceChildren(...parts);
+}
+
+function renderPlayers(state) {
+  const view = state.view;
+  const waiting = new Set(view.waiting || []);
+  const choosing = view.waiting !== null;
+  $("#players").replaceChildren(...state.seats.map((seat) => {
+    const b = view.boards[seat.seat];
+    const revealed = view.phase === "mark" && view.revealed[seat.seat] ? cardWords(ed, view.revealed[seat.seat]).title : null;
+    const status = choosing ? (waiting.has(seat.seat) ? "choosing…" : "chosen ✓") : revealed ? `plays ${revealed}` : "";
+    return el("span", { class: `player-chip${waiting.has(seat.seat) ? " waiting" : ""}${seat.seat === state.seat ? " me" : ""}` },
+      el("span", { class: "disc tiny", style: { "--c": b.lead_singer ? colourOf(b.lead_singer) : seatColour(seat.seat) } }, el("span", {}, initials(seat.name))),
+      el("span", {}, el("b", {}, seat.name), ` ${b.score} pts`, status ? el("small", {}, ` · ${status}`) : null));
+  }));
+}
+
+function renderGoals(state) {
+  const view = state.view;
+  const board = view.boards[state.seat];
+  const solo = view.players === 1;
+  const row = view.public_goals.map((id, i) => id
+    ? goalCard(ed, id, board, { current: id === view.current_goal, slot: solo ? i + 1 : null, leaving: solo && i === view.public_goals.length - 1 })
+    : el("div", { class: "goal-card empty" }, "—"));
+  const parts = [el("h3", {}, solo ? "Goal row (shifts right →)" : "Public goals"), el("div", { class: "goal-row" }, row)];
+  if (view.you.private_goal) parts.push(el("h3", {}, "Your private goal"), goalCard(ed, view.you.private_goal, board));
+  $("#goals").replaceChildren(...parts);
+}
+
+function renderSheet(state, board, targets, preview) {
+  const sheet = drawSheet(ed, board, { targets, preview, onTarget: tapTarget, label: "Your sheet" });
+  const busy = new Set([...targets.keys()].map((k) => areaOfKey(ed, k)));
+  const look = new Set([...preview].map((k) => areaOfKey(ed, k)));
+  const prompt = [...busy, ...look][0];
+  // A new prompt shows its area on a narrow screen; the player may pick another tab meanwhile.
+  const promptKey = `${phaseKey(state.view)}:${[...busy].join(",")}:${state.view.you.queue.join(",")}:${state.view.you.pending}`;
+  if (prompt && promptKey !== lastPrompt) tab = prompt;
+  lastPrompt = promptKey;
+  if (!tab) tab = "crew";
+  const tabs = [["all", "All"], ...AREA_ORDER.map((a) => [a, AREA_NAMES[a]])];
+  $("#tabs").replaceChildren(...tabs.map(([area, label]) => el("button", {
+    type: "button", class: `tab${tab === area ? " current" : ""}${busy.has(area) ? " busy" : look.has(area) ? " look" : ""}`,
+    "aria-pressed": String(tab === area), "data-tab": area,
+    onclick: () => { tab = area; render(last); },
+  }, label)));
+  sheet.classList.add(`show-${tab}`);
+  if (narrow() && tab !== "all") sheet.classList.add("tabbed");
+  $("#sheet-box").replaceChildren(sheet);
+}
+
+function renderChooser(state) {
+  const box = $("#chooser");
+  if (!chooser) { box.hidden = true; box.replaceChildren(); return; }
+  const card = ed.cards[state.view.you.played];
+  const values = ed.multipliers;
+  box.hidden = false;
+  box.replaceChildren(el("div", { class: "chooser-card" },
+    el("h3", { id: "chooser-title" }, keyLabel(chooser.key)),
+    el("p", { class: "muted" }, "Use a multiplier on this crew member?"),
+    chooser.actions.map((a) => el("button", { type: "button", "data-act": `mult:${a.multiplier}`, onclick: () => send(a) },
+      a.multiplier === null ? `No multiplier: ${card.points} pts` : `×${values[a.multiplier]}: ${card.points * values[a.multiplier]} pts`)),
+    el("button", { type: "button", class: "quiet", onclick: () => { chooser = null; render(last); } }, "Back")));
+}
+
+function renderOver(state) {
+  const box = $("#over-box");
+  if (state.status !== "over" || !state.result) { box.hidden = true; replayShown = false; return; }
+  box.hidden = false;
+  $("#panel").replaceChildren();
+  if (replayShown) return;
+  replayShown = true;
+  box.replaceChildren(resultTable(ed, state), replayViewer(ed, code, state.seats));
+  $("#phase-title").textContent = state.seats.length === 1 ? `Game over: ${state.result.rank}` : "Game over";
+}
+
+window.addEventListener("resize", () => { if (last) render(last); });
+
+if (code && tokens.seat(code)) enter();
+else showJoin();

@@ -1,0 +1,169 @@
+// The Records table screen: open a room (or start a solo game on this screen), seat the players,
+// then show every sheet in small with its score, the public goals, the week, the pass direction,
+// the deck and who is still choosing; at the end, the scores by area and the replay.
+// Without the host token it is a spectator's screen: the same, minus the host's buttons.
+import { $, el, api, tokens, normaliseCode, RoomSocket, seatColour, initials } from "/static/disc-cover/common.js";
+import { drawSheet, legend } from "./sheet.js";
+import { goalCard } from "./cards.js";
+import { resultTable, replayViewer } from "./end.js";
+import { loadEdition, cardWords, colourOf, names, goalStatus, plural } from "./words.js";
+
+const params = new URLSearchParams(location.search);
+let code = normaliseCode(params.get("room"));
+let hostToken = code ? tokens.host(code) : null;
+let live = null;
+let ed = null;
+let overShown = false;
+
+const show = (id) => { for (const s of ["setup", "lobby", "play"]) $(`#${s}`).hidden = s !== id; };
+
+async function createRoom() {
+  const room = await api("POST", "/api/rooms", { game: "records", options: {} });
+  tokens.setHost(room.code, room.host_token);
+  return room;
+}
+
+$("#open-room").addEventListener("click", async () => {
+  try {
+    const room = await createRoom();
+    location.href = `/table?room=${room.code}`;
+  } catch (error) { $("#setup-error").textContent = error.message; }
+});
+
+$("#solo-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  $("#solo-start").disabled = true;
+  try {
+    const name = $("#solo-name").value.trim();
+    const room = await createRoom();
+    const seat = await api("POST", `/api/rooms/${room.code}/seats`, { name });
+    tokens.setSeat(room.code, seat.token);
+    tokens.setName(name);
+    await api("POST", `/api/rooms/${room.code}/start`, undefined, room.host_token);
+    location.href = `/join/${room.code}`;
+  } catch (error) {
+    $("#setup-error").textContent = error.message;
+    $("#solo-start").disabled = false;
+  }
+});
+
+async function enter() {
+  ed = await loadEdition();
+  $("#host-tools").hidden = !hostToken;
+  live = new RoomSocket(code, hostToken, {
+    onState: render,
+    onError: (m) => { $("#lobby-error").textContent = m.message; },
+    onAgain: (newCode) => { if (hostToken) tokens.setHost(newCode, hostToken); code = newCode; live.moveTo(code); },
+    onClosed: () => { show("setup"); $("#setup-error").textContent = `Room ${code} is gone.`; },
+  });
+  api("GET", `/api/rooms/${code}`).then((info) => {
+    $("#join-url").textContent = info.join_url;
+    $("#qr").src = `/api/rooms/${code}/qr.svg`;
+  }).catch(() => {});
+}
+
+$("#add-bot").addEventListener("click", () => api("POST", `/api/rooms/${code}/bots`, undefined, hostToken)
+  .catch((e) => { $("#lobby-error").textContent = e.message; }));
+$("#start").addEventListener("click", () => api("POST", `/api/rooms/${code}/start`, undefined, hostToken)
+  .catch((e) => { $("#lobby-error").textContent = e.message; }));
+
+function render(state) {
+  document.body.dataset.version = String(state.version);
+  document.body.dataset.phase = state.view?.phase || state.status;
+  if (state.status === "lobby" || !state.view) return renderLobby(state);
+  show("play");
+  $("#play-code").textContent = code;
+  const view = state.view;
+  renderRound(state);
+  renderGoals(state);
+  renderBoards(state);
+  const over = $("#table-over");
+  if (state.status === "over" && state.result) {
+    over.hidden = false;
+    if (!overShown) {
+      overShown = true;
+      over.replaceChildren(resultTable(ed, state), replayViewer(ed, code, state.seats));
+    }
+  } else { over.hidden = true; overShown = false; }
+  document.title = `Records · ${view.phase === "over" ? "game over" : view.players > 1 ? `week ${view.week}` : `turn ${view.turn}`}`;
+}
+
+function renderLobby(state) {
+  show("lobby");
+  $("#lobby-code").textContent = code;
+  $("#seats").replaceChildren(...state.seats.map((seat) => el("li", { class: seat.connected ? "" : "away" },
+    el("span", { class: "disc tiny", style: { "--c": seatColour(seat.seat) } }, el("span", {}, initials(seat.name))),
+    ` ${seat.name}${seat.bot ? " · bot" : ""}${seat.connected ? "" : " · away"} `,
+    hostToken ? el("button", { type: "button", class: "quiet small", "aria-label": `Remove ${seat.name}`,
+      onclick: () => api("DELETE", `/api/rooms/${code}/seats/${seat.seat}`, undefined, hostToken) }, "✕") : null)));
+  if (!state.seats.length) $("#seats").append(el("li", { class: "muted" }, "Nobody yet."));
+  $("#start").disabled = state.seats.length < 1;
+}
+
+const PHASES = {
+  lead_singer: "Setup: lead singer colours", keep: "Setup: private goals", pick: "Picking a card",
+  mark: "Marking the sheets", claim: "Weekend: claiming goals", private: "Weekend: private goals",
+  turn: "Option A or B", third: "Option B: a third card", goal: "Claiming a goal", over: "Game over",
+};
+
+function renderRound(state) {
+  const view = state.view;
+  const waiting = (view.waiting || []).map((s) => state.seats[s]?.name);
+  const bits = [];
+  if (view.players > 1) {
+    bits.push(el("span", { class: "chip" }, view.week ? `Week ${view.week}` : "Setup"));
+    if (view.week && view.phase !== "over") bits.push(el("span", { class: "chip" }, `Pick ${view.round} of ${ed.picks_per_week}`));
+    bits.push(el("span", { class: "chip direction-chip" }, view.direction === "clockwise" ? "↻ clockwise" : "↺ counter-clockwise"));
+  } else {
+    bits.push(el("span", { class: "chip" }, `Solo · turn ${view.turn}`));
+    if (view.option) bits.push(el("span", { class: "chip" }, `Option ${view.option}`));
+  }
+  bits.push(el("span", { class: "chip" }, `Deck: ${plural(view.deck, "card", "cards")}`));
+  bits.push(el("span", { class: "chip phase-chip" }, PHASES[view.phase] || view.phase));
+  if (waiting.length) bits.push(el("span", { class: "chip waiting-chip" }, `Still choosing: ${names(waiting)}`));
+  if (view.ending && view.phase !== "over") bits.push(el("span", { class: "chip ending-chip" }, "Last week: the end is triggered"));
+  $("#round-info").replaceChildren(...bits);
+}
+
+function renderGoals(state) {
+  const view = state.view;
+  const solo = view.players === 1;
+  $("#table-goals").replaceChildren(el("h2", {}, solo ? "Goal row (shifts right →)" : "Public goals"),
+    el("div", { class: "goal-row" }, view.public_goals.map((id, i) => {
+      if (!id) return el("div", { class: "goal-card empty" }, "—");
+      const card = goalCard(ed, id, solo ? view.boards[0] : null,
+        { current: id === view.current_goal, slot: solo ? i + 1 : null, leaving: solo && i === view.public_goals.length - 1 });
+      if (!solo) {
+        const meets = state.seats.filter((seat) => goalStatus(ed, view.boards[seat.seat], id).claimable);
+        card.append(el("span", { class: "goal-meets" }, meets.length ? ["Can claim: ", meets.map((seat) =>
+          el("span", { class: "disc tiny", title: seat.name, style: { "--c": seatColour(seat.seat) } }, el("span", {}, initials(seat.name))))] : "Nobody meets it yet"));
+      }
+      return card;
+    })));
+}
+
+function renderBoards(state) {
+  const view = state.view;
+  const waiting = new Set(view.waiting || []);
+  const choosing = view.waiting !== null;
+  const count = view.players;
+  $("#table-boards").dataset.count = String(count);
+  $("#table-boards").replaceChildren(...state.seats.map((seat) => {
+    const board = view.boards[seat.seat];
+    const revealed = view.revealed?.[seat.seat];
+    let status = "";
+    if (choosing) status = waiting.has(seat.seat) ? "choosing…" : "chosen ✓";
+    else if (view.phase === "mark" && revealed) status = `plays ${cardWords(ed, revealed).title}`;
+    return el("article", { class: `player-board${waiting.has(seat.seat) ? " waiting" : ""}`, "data-seat": seat.seat },
+      el("header", {},
+        el("span", { class: "disc tiny", style: { "--c": board.lead_singer ? colourOf(board.lead_singer) : seatColour(seat.seat) } }, el("span", {}, initials(seat.name))),
+        el("b", { class: "board-name" }, seat.name, seat.bot ? el("small", { class: "muted" }, " bot") : null),
+        el("span", { class: "board-status" }, status),
+        el("b", { class: "board-score" }, `${board.score}`, el("small", {}, " pts"))),
+      drawSheet(ed, board, { small: true, label: `${seat.name}'s sheet` }));
+  }));
+  if (!$("#table-legend")) $("#play").append(el("div", { id: "table-legend" }, legend()));
+}
+
+if (code) enter();
+else show("setup");

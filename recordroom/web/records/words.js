@@ -1,0 +1,119 @@
+// Draft & Write Records in words: the edition (fetched once), bonus icons, card and goal texts,
+// and the measures a goal condition counts on a board (the same as the engine's, from the view).
+import { api } from "/static/disc-cover/common.js";
+
+let editionPromise = null;
+/** The edition's board layout, cards and goals (GET /api/games/records/edition). */
+export function loadEdition(name = "standard") {
+  if (!editionPromise) editionPromise = api("GET", `/api/games/records/edition?edition=${encodeURIComponent(name)}`);
+  return editionPromise;
+}
+
+export const COLOURS = { red: "#e5484d", blue: "#3b82d6", green: "#3fa55b", yellow: "#f2c12e" };
+export const colourOf = (name) => COLOURS[name] || "#999";
+
+// One glyph and one word per bonus; the glyphs are in the DejaVu fonts every page uses.
+export const BONUS = {
+  album: { glyph: "LP", word: "album", tint: "#8e5bd6" },
+  single: { glyph: "♪", word: "single", tint: "#d65b9a" },
+  tour: { glyph: "⚑", word: "tour step", tint: "#2f8f83" },
+  multiplier: { glyph: "×", word: "multiplier", tint: "#c8641e" },
+  cash: { glyph: "$", word: "cash removal", tint: "#3d8b37" },
+  harmony: { glyph: "♫", word: "harmony (any colour)", tint: "#5a6b8c" },
+  agenda: { glyph: "▦", word: "agenda box", tint: "#6b5130" },
+  asset: { glyph: "◆", word: "asset box", tint: "#2c6fa8" },
+};
+
+/** "harmony:red" -> {kind: "harmony", colour: "red"}. */
+export function splitBonus(name) {
+  const [kind, colour] = String(name).split(":");
+  return { kind, colour: colour || null };
+}
+
+export function bonusWords(name) {
+  const { kind, colour } = splitBonus(name);
+  if (colour) return `${colour} harmony`;
+  return BONUS[kind]?.word || kind;
+}
+
+export const ROLE_NAMES = { singer: "Lead singer", musician: "Musician", producer: "Producer", backstage: "Backstage" };
+const ROLE_PLURAL = { singer: "singers", musician: "musicians", producer: "producers", backstage: "backstage crew" };
+
+/** What a card is and what it marks, in a line. */
+export function cardWords(ed, id) {
+  const card = ed.cards[id];
+  if (!card) return { title: id, marks: "" };
+  if (card.kind === "agenda") return { title: "Agenda", marks: "Tick any empty agenda box" };
+  if (card.kind === "asset") return { title: "Asset", marks: "Tick any empty asset box" };
+  const role = ROLE_NAMES[card.role];
+  const marks = card.role === "singer"
+    ? `Lead singer slot · ${card.points} pts · wears your lead colour`
+    : `A ${role.toLowerCase()} slot · ${card.points} pts · sides make harmonies`;
+  return { title: `Crew · ${role}`, marks };
+}
+
+/** A goal's condition in words: "4 musicians placed". */
+export function goalCondition(goal) {
+  const n = goal.n;
+  switch (goal.kind) {
+    case "crew": return `${n} crew members placed`;
+    case "crew_role": return `${n} ${ROLE_PLURAL[goal.role] || goal.role} placed`;
+    case "crew_points": return `crew worth ${n} points`;
+    case "harmonies": return `${n} harmony boxes ticked`;
+    case "harmony_colour": return `${n} ${goal.colour} harmonies ticked`;
+    case "agenda": return `${n} agenda boxes ticked`;
+    case "agenda_lines": return `${n} agenda lines complete`;
+    case "assets": return `${n} asset boxes ticked`;
+    case "asset_bonuses": return `${n} asset bonuses earned`;
+    case "albums": return `${n} albums released`;
+    case "singles": return `${n} singles released`;
+    case "release": return `${n} releases (albums + singles)`;
+    case "tour": return `tour reaches step ${n}`;
+    case "multipliers": return `${n} multipliers earned`;
+    case "cash": return `${n} cash restrictions lifted`;
+    default: return `${goal.kind} ${n}`;
+  }
+}
+
+/** The quantity a goal of that kind counts on a board (a board of the view). */
+export function measure(ed, board, goal) {
+  const crew = board.crew.map((c, i) => (c ? { ...c, slot: ed.crew[i], card: ed.cards[c.card] } : null));
+  const placed = crew.filter(Boolean);
+  const harmonies = Object.values(board.harmonies);
+  switch (goal.kind) {
+    case "crew": return placed.length;
+    case "crew_role": return placed.filter((c) => c.slot.role === goal.role).length;
+    case "crew_points": return placed.reduce((sum, c) => sum + c.card.points * c.multiplier, 0);
+    case "harmonies": return harmonies.reduce((sum, row) => sum + row.length, 0);
+    case "harmony_colour": return (board.harmonies[goal.colour] || []).length;
+    case "agenda": return board.agenda.length;
+    case "agenda_lines": return ed.agenda.lines.filter((l) => l.boxes.every((b) => board.agenda.includes(b))).length;
+    case "assets": return board.assets.length;
+    case "asset_bonuses": return board.assets.filter((b) => board.assets.includes(b + 1)).length;
+    case "albums": return board.albums;
+    case "singles": return board.singles;
+    case "release": return board.albums + board.singles;
+    case "tour": return board.tour;
+    case "multipliers": return board.multipliers.earned;
+    case "cash": return board.cash_lifted.length;
+    default: return 0;
+  }
+}
+
+/** {have, need, meets, claimable}: a goal against a board. */
+export function goalStatus(ed, board, id) {
+  const goal = ed.goals[id];
+  const have = measure(ed, board, goal);
+  const meets = have >= goal.n;
+  const claimable = meets && board.goals.length < ed.goal_boxes && !board.goals.includes(id);
+  return { have, need: goal.n, meets, claimable, already: board.goals.includes(id) };
+}
+
+export const AREA_NAMES = {
+  crew: "Crew", tour: "Tour", release: "Release", agenda: "Agenda", assets: "Assets",
+  harmonies: "Harmonies", multiplier: "Multiplier", fail: "Fail", goals: "Goals", scores: "Scores",
+};
+export const SCORING = ["goals", "release", "crew", "tour", "harmonies", "fail"];
+
+export const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+export const names = (list) => (list.length > 1 ? `${list.slice(0, -1).join(", ")} and ${list.at(-1)}` : list[0] || "");
