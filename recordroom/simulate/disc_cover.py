@@ -1,4 +1,7 @@
-"""``recordroom simulate disc-cover``: score and tier distribution of games with random voters."""
+"""``recordroom simulate disc-cover``: score and tier distribution of many games.
+
+Random voters by default; any mix of agents with ``--agents`` (see :mod:`.common`).
+"""
 
 from __future__ import annotations
 
@@ -12,21 +15,23 @@ from rich.table import Table
 
 from recordroom.games import load
 from recordroom.games.disc_cover.scoring import TIERS
-from recordroom.simulate import Played, play_many
+from recordroom.simulate import common
+from recordroom.simulate.report import win_rates
 
 
 def register(games: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Adds the ``disc-cover`` simulation."""
     parser = games.add_parser(
         "disc-cover",
-        help="Disc Cover with random voters",
-        description="Plays K games of Disc Cover with random voters and prints the score "
-        "distribution (cooperative: tiers; competitive: points and winners).",
+        help="Disc Cover with random voters or any mix of agents",
+        description="Plays K games of Disc Cover (random voters unless --agents says otherwise) "
+        "and prints the score distribution (cooperative: tiers; competitive: points and winners).",
     )
     parser.add_argument("--players", type=int, default=4, help="3 to 8 (default 4)")
     parser.add_argument("--variant", choices=("cooperative", "competitive"), default="cooperative")
     parser.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    common.add_arguments(parser, "random")
     parser.set_defaults(run=run)
 
 
@@ -34,32 +39,48 @@ def run(args: argparse.Namespace) -> int:
     """Plays the games and prints the tables."""
     game = load("disc-cover")
     options = {"variant": args.variant}
-    if args.games < 1:
-        raise SystemExit("--games must be at least 1")
-    game.new_state(args.players, args.seed, options)  # refuses a bad setup before the work
-    seeds = range(args.seed, args.seed + args.games)
-    played = play_many(
-        game,
-        args.players,
-        seeds,
-        options,
-        lambda seed: [game.agent("random", seed * 101 + s) for s in range(args.players)],
-    )
+    agents, outcomes = common.run(game, args, options)
+    played = [o["result"] for o in outcomes]
     console = Console()
+    names = ",".join(agents) if len(set(agents)) > 1 else agents[0]
     title = (
-        f"Disc Cover, {args.players} players, {args.variant}, {args.games} games, seed {args.seed}"
+        f"Disc Cover, {args.players} players, {args.variant}, {names}, {args.games} games, "
+        f"seed {args.seed}"
     )
     if args.variant == "cooperative":
         console.print(cooperative_table(played, title))
     else:
         console.print(competitive_table(played, args.players, title))
+    common.write_out(
+        args, common.settings(game, args, agents, title), summary(outcomes, args.players), outcomes
+    )
     return 0
 
 
-def cooperative_table(played: list[Played], title: str) -> Table:
-    """Score statistics and how often each tier was reached."""
-    scores = [p.result["score"] for p in played]
-    tiers = Counter(p.result["tier"] for p in played)
+def summary(outcomes: list[dict[str, Any]], players: int) -> dict[str, Any]:
+    """The figures of a run as plain data (results.json)."""
+    results = [o["result"] for o in outcomes]
+    if "score" in results[0]:
+        scores = [r["score"] for r in results]
+        tiers = Counter(r["tier"] for r in results)
+        return {
+            "games": len(results),
+            "mean_score": statistics.fmean(scores),
+            "tiers": {name: tiers.get(name, 0) / len(results) for name in TIERS},
+        }
+    rates = win_rates(outcomes, players)
+    return {
+        "games": len(results),
+        "mean_points": statistics.fmean(v for r in results for v in r["points"]),
+        "win_rate_by_seat": rates["by_seat"],
+        "win_rate_by_agent": rates["by_agent"],
+    }
+
+
+def cooperative_table(played: list[dict[str, Any]], title: str) -> Table:
+    """Score statistics and how often each tier was reached, from the games' results."""
+    scores = [r["score"] for r in played]
+    tiers = Counter(r["tier"] for r in played)
     table = Table(title=title)
     table.add_column("tier")
     table.add_column("games", justify="right")
@@ -71,18 +92,18 @@ def cooperative_table(played: list[Played], title: str) -> Table:
     return table
 
 
-def competitive_table(played: list[Played], players: int, title: str) -> Table:
-    """Each seat's mean points, wins and shared wins."""
+def competitive_table(played: list[dict[str, Any]], players: int, title: str) -> Table:
+    """Each seat's mean points, wins and shared wins, from the games' results."""
     table = Table(title=title)
     for column in ("seat", "mean points", "wins", "of which shared"):
         table.add_column(column, justify="right")
     points: list[list[int]] = [[] for _ in range(players)]
     wins = Counter[int]()
     shared = Counter[int]()
-    for p in played:
-        for seat, value in enumerate(p.result["points"]):
+    for r in played:
+        for seat, value in enumerate(r["points"]):
             points[seat].append(value)
-        winners: list[Any] = p.result["winners"]
+        winners: list[Any] = r["winners"]
         for seat in winners:
             wins[seat] += 1
             if len(winners) > 1:
@@ -91,7 +112,7 @@ def competitive_table(played: list[Played], players: int, title: str) -> Table:
         table.add_row(
             str(seat), f"{statistics.fmean(points[seat]):.2f}", str(wins[seat]), str(shared[seat])
         )
-    table.caption = _score_caption([v for p in played for v in p.result["points"]])
+    table.caption = _score_caption([v for r in played for v in r["points"]])
     return table
 
 

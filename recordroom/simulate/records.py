@@ -1,16 +1,18 @@
-"""``recordroom simulate records``: many Records games with greedy or random agents, summarised.
+"""``recordroom simulate records``: many Records games with any mix of agents, summarised.
 
 Prints score percentiles, the winners' points by area, game length in weeks (solo: turns), how
-often each end trigger fired, and the win rate by seat; for one player, the solo chart's ranks.
-``--workers N`` spreads the games over N processes.
+often each end trigger fired, and the win rate by seat (and by agent, for a mix); for one player,
+the solo chart's ranks. The shared flags (``--agents``, ``--workers``, ``--out`` ...) are in
+:mod:`.common`. ``--ladder`` plays the bot ladder instead (:mod:`.ladder`).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 from collections import Counter
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -19,42 +21,41 @@ from rich.table import Table
 from recordroom.games import load
 from recordroom.games.records.board import SCORING_AREAS
 from recordroom.games.records.view import SOLO_RANKS
-from recordroom.simulate import play_game
+from recordroom.simulate import common
+from recordroom.simulate.report import win_rates
+from recordroom.simulate.runner import Job, run_jobs
 
 
 def register(games: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Adds the ``records`` simulation."""
     parser = games.add_parser(
         "records",
-        help="Draft & Write Records with greedy or random agents",
+        help="Draft & Write Records with any mix of agents, or the bot ladder",
         description="Plays K games of Draft & Write Records and prints scores, points by area, "
         "game length, end triggers and win rate by seat.",
     )
     parser.add_argument("--players", type=int, default=4, help="1 to 6 (default 4)")
     parser.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
-    parser.add_argument("--agents", choices=("greedy", "random"), default="greedy")
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
-    parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    common.add_arguments(parser, "greedy")
+    parser.add_argument(
+        "--ladder",
+        action="store_true",
+        help="play the ladder instead: greedy vs random (4 players) and ismcts vs greedy "
+        "(2 players), --games each, seats rotated, ismcts at --seconds (default 1) a decision",
+    )
+    parser.add_argument(
+        "--ladder-log", type=Path, default=None, help="append every ladder game here (JSON lines)"
+    )
     parser.set_defaults(run=run)
-
-
-def _play(job: tuple[int, int, str]) -> dict[str, Any]:
-    players, seed, kind = job
-    game = load("records")
-    agents = [game.agent(kind, seed * 101 + s) for s in range(players)]
-    result: dict[str, Any] = play_game(game, players, seed, None, agents).result
-    return result
 
 
 def simulate(
     players: int, seeds: Sequence[int], kind: str, workers: int = 1
 ) -> list[dict[str, Any]]:
-    """The results of one game per seed."""
-    jobs = [(players, seed, kind) for seed in seeds]
-    if workers <= 1:
-        return [_play(job) for job in jobs]
-    with ProcessPoolExecutor(workers) as pool:
-        return list(pool.map(_play, jobs, chunksize=max(1, len(jobs) // (workers * 8))))
+    """The results of one game per seed, every seat played by ``kind``."""
+    jobs = [Job("records", players, seed, (kind,) * players) for seed in seeds]
+    return [o["result"] for o in run_jobs(jobs, workers, progress=False)]
 
 
 def _percentile(values: Sequence[float], q: float) -> float:
@@ -101,18 +102,29 @@ def summary(results: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Plays the games and prints the tables."""
-    if args.games < 1:
-        raise SystemExit("--games must be at least 1")
-    load("records").new_state(args.players, args.seed, None)  # refuses a bad player count
-    seeds = range(args.seed, args.seed + args.games)
-    results = simulate(args.players, seeds, args.agents, args.workers)
+    """Plays the games (or the ladder) and prints the tables."""
+    if args.ladder:
+        return run_ladder(args)
+    game = load("records")
+    agents, outcomes = common.run(game, args, {})
+    results = [o["result"] for o in outcomes]
     figures = summary(results, args.players)
-    console = Console()
+    mixed = len(set(agents)) > 1
+    if mixed:
+        figures["win_rate_by_agent"] = win_rates(outcomes, args.players)["by_agent"]
+    names = ",".join(agents) if mixed else agents[0]
     title = (
-        f"Draft & Write Records, {args.players} players, {args.agents}, "
+        f"Draft & Write Records, {args.players} players, {names}, "
         f"{args.games} games, seed {args.seed}"
     )
+    Console().print(figures_table(figures, title))
+    config = common.settings(game, args, agents, title)
+    common.write_out(args, config, {**figures, "win_rate_by_seat": figures["win_rate"]}, outcomes)
+    return 0
+
+
+def figures_table(figures: dict[str, Any], title: str) -> Table:
+    """The summary figures as a table."""
     table = Table(title=title)
     table.add_column("figure")
     table.add_column("value", justify="right")
@@ -133,7 +145,49 @@ def run(args: argparse.Namespace) -> int:
         table.add_row(f"end trigger {trigger}", f"{100 * share:.1f}%")
     for seat, share in figures["win_rate"].items():
         table.add_row(f"wins seat {seat}", f"{100 * share:.1f}%")
+    for agent, share in figures.get("win_rate_by_agent", {}).items():
+        table.add_row(f"wins of a {agent} seat", f"{100 * share:.1f}%")
     for rank, share in figures.get("ranks", {}).items():
         table.add_row(f"solo rank {rank}", f"{100 * share:.1f}%")
-    console.print(table)
+    return table
+
+
+def run_ladder(args: argparse.Namespace) -> int:
+    """The ladder: both matches, their win rates and every bot's decision times."""
+    from recordroom.simulate.ladder import greedy_jobs, ismcts_jobs, run_match
+
+    seconds = 1.0 if args.seconds is None else args.seconds
+    quiet = args.quiet
+    matches = {
+        "greedy vs 3 random (4 players)": run_match(
+            greedy_jobs(args.games, args.seed), "greedy", args.workers, args.ladder_log, not quiet
+        ),
+        f"ismcts {seconds:g} s vs greedy (2 players)": run_match(
+            ismcts_jobs(args.games, args.seed, seconds),
+            "ismcts",
+            args.workers,
+            args.ladder_log,
+            not quiet,
+        ),
+    }
+    table = Table(
+        title=f"Draft & Write Records ladder, {args.games} games a match, seed {args.seed}"
+    )
+    for column in ("match", "games", "wins", "win rate", "bot", "mean decision", "p95 decision"):
+        table.add_column(column, justify="right")
+    for name, figures in matches.items():
+        for bot, times in figures["decision_seconds"].items():
+            table.add_row(
+                name,
+                str(figures["games"]),
+                str(figures["wins"]),
+                f"{100 * figures['win_rate']:.1f}%",
+                bot,
+                f"{1000 * times['mean']:.2f} ms",
+                f"{1000 * times['p95']:.2f} ms",
+            )
+    Console().print(table)
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "ladder.json").write_text(json.dumps(matches, indent=2) + "\n")
     return 0

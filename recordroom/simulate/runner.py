@@ -1,0 +1,122 @@
+"""Many games on every core: jobs, agents by name, worker processes, a progress bar.
+
+A :class:`Job` names everything one game needs (game, seats, seed, options, one agent spec per
+seat), so a worker process can play it from scratch and the outcome does not depend on which
+process played it or in what order: results come back in job order, and the same jobs give the
+same results whatever the number of workers. Agents that stop on a clock (``hard``, or ``ismcts``
+with ``seconds``) are the exception: how far they search depends on the machine.
+
+Agent specs: any kind the game offers (``game.info.agent_kinds``: ``random``, ``greedy``, the
+levels ``easy``, ``normal``, ``hard`` ...) and ``ismcts`` (the search bot with the job's iteration
+budget, and time budget if given). Each seat's agent gets the seed ``seed * 101 + seat``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+from recordroom.bots.ismcts import ISMCTSAgent
+from recordroom.bots.timing import TimedAgent
+from recordroom.engine.agents import Agent
+from recordroom.engine.game import Game
+from recordroom.games import load
+from recordroom.simulate import play_game
+
+
+@dataclass(frozen=True)
+class Job:
+    """One game to play."""
+
+    game: str
+    players: int
+    seed: int
+    agents: tuple[str, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+    iterations: int | None = 200
+    """The ``ismcts`` agent's iteration budget (None: the time budget alone)."""
+    seconds: float | None = None
+    """The ``ismcts`` agent's time budget a decision (None: iterations alone); also ``hard``'s."""
+
+
+def agent_names(game: Game) -> tuple[str, ...]:
+    """Every agent spec a job may use with that game."""
+    names = tuple(game.info.agent_kinds)
+    return names if "ismcts" in names else (*names, "ismcts")
+
+
+def make_agent(game: Game, spec: str, seed: int, job: Job) -> Agent:
+    """The agent a spec names, seeded."""
+    if game.info.name == "records" and spec in ("ismcts", "hard"):
+        from recordroom.games.records.levels import HARD_SECONDS, ismcts_agent
+
+        if spec == "hard":
+            return ismcts_agent(game, seed, iterations=None, seconds=job.seconds or HARD_SECONDS)
+        return ismcts_agent(game, seed, iterations=job.iterations, seconds=job.seconds)
+    if spec == "ismcts":
+        return ISMCTSAgent(game, seed, iterations=job.iterations, seconds=job.seconds)
+    return game.agent(spec, seed)
+
+
+def play_job(job: Job) -> dict[str, Any]:
+    """Plays one job; its result, the agents, the number of decisions and each seat's times."""
+    game = load(job.game)
+    timed = [
+        TimedAgent(make_agent(game, spec, job.seed * 101 + seat, job))
+        for seat, spec in enumerate(job.agents)
+    ]
+    played = play_game(game, job.players, job.seed, job.options, timed)
+    return {
+        "seed": job.seed,
+        "agents": list(job.agents),
+        "result": played.result,
+        "decisions": len(played.log),
+        "times": [agent.times for agent in timed],
+    }
+
+
+def run_jobs(
+    jobs: Sequence[Job],
+    workers: int = 1,
+    *,
+    progress: bool = True,
+    description: str = "games",
+    on_result: Callable[[int, dict[str, Any]], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Every job's outcome, in job order; ``workers`` processes; a progress bar on stderr."""
+    results: list[dict[str, Any] | None] = [None] * len(jobs)
+    columns = (
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    console = Console(stderr=True)
+    with Progress(*columns, console=console, disable=not progress, transient=True) as bar:
+        task = bar.add_task(description, total=len(jobs))
+        for index, outcome in _outcomes(jobs, workers):
+            results[index] = outcome
+            if on_result is not None:
+                on_result(index, outcome)
+            bar.advance(task)
+    return [r for r in results if r is not None]
+
+
+def _outcomes(jobs: Sequence[Job], workers: int) -> Iterator[tuple[int, dict[str, Any]]]:
+    if workers <= 1:
+        for index, job in enumerate(jobs):
+            yield index, play_job(job)
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        pending: dict[Future[dict[str, Any]], int] = {
+            pool.submit(play_job, job): index for index, job in enumerate(jobs)
+        }
+        from concurrent.futures import as_completed
+
+        for future in as_completed(pending):
+            yield pending[future], future.result()
