@@ -37,6 +37,7 @@ from recordroom.server.music import Jukebox, Senses
 from recordroom.server.protocol import (
     CLIENT_TYPES,
     ActMessage,
+    AddBot,
     AgainOut,
     ClientMessage,
     CreateRoom,
@@ -284,11 +285,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Joined(seat=seat, token=token)
 
     @app.post("/api/rooms/{code}/bots", responses=errors)
-    async def add_bot(code: str, hub: HubDep, token: HostToken) -> SeatOut:
-        """(host) Adds a bot seat before the start."""
+    async def add_bot(
+        code: str,
+        hub: HubDep,
+        token: HostToken,
+        body: Annotated[AddBot | None, Body()] = None,
+    ) -> SeatOut:
+        """(host) Adds a bot seat before the start, at a level if the game has levels."""
         room = hub.get(code)
         room.check_host(token)
+        level = body.level if body is not None else None
+        hub.check_level(room, level)
         seat = room.add_bot()
+        hub.set_level(room, seat, level)
         return room.seats_out()[seat]
 
     @app.post("/api/rooms/{code}/start", responses=errors)

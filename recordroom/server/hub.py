@@ -52,6 +52,7 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._agents: dict[tuple[str, Seat], Agent] = {}
+        self._levels: dict[tuple[str, Seat], str] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
 
     # -- games ------------------------------------------------------------------------------
@@ -169,12 +170,32 @@ class Hub:
             return
         self._bot_tasks[room.code] = self._loop.create_task(self._play_bots(room))
 
+    def check_level(self, room: Room, level: str | None) -> None:
+        """Refuses a bot level the room's game does not offer."""
+        if level is not None and level not in room.game.info.agent_kinds:
+            raise ServerError(
+                "bot/level", f"{room.game.info.title} has no {level!r} bots", status=422
+            )
+
+    def set_level(self, room: Room, seat: Seat, level: str | None) -> None:
+        """The level the bot of a seat plays at (None: the game's default bot)."""
+        if level is None:
+            self._levels.pop((room.code, seat), None)
+        else:
+            self._levels[(room.code, seat)] = level
+        self._agents.pop((room.code, seat), None)
+
     def agent(self, room: Room, seat: Seat) -> Agent:
-        """The agent playing a bot seat (the strongest kind the game offers)."""
+        """The agent playing a bot seat: its level if one was chosen, else the game's default.
+
+        The default is the ``normal`` level when the game has levels (it answers at once; ``hard``
+        thinks for a second a move), otherwise the strongest kind the game offers.
+        """
         key = (room.code, seat)
         agent = self._agents.get(key)
         if agent is None:
-            kind = room.game.info.agent_kinds[-1]
+            kinds = room.game.info.agent_kinds
+            kind = self._levels.get(key) or ("normal" if "normal" in kinds else kinds[-1])
             agent = room.game.agent(kind, room.bot_agent_seed(seat))
             self._agents[key] = agent
         return agent
@@ -192,7 +213,10 @@ class Hub:
                     view = {**view, "senses": senses}
                     if room.status != "playing" or room.seat_view(seat)[1] != legal:
                         continue  # the table moved on while the bot listened
-                action = self.agent(room, seat).choose(view, legal)
+                # A searching bot thinks for a while: keep the event loop free meanwhile.
+                action = await asyncio.to_thread(self.agent(room, seat).choose, view, legal)
+                if seat not in room.bot_seats_to_move() or room.seat_view(seat)[1] != legal:
+                    continue  # the table moved on while the bot thought
                 try:
                     room.act(seat, action, None)
                 except ServerError as error:

@@ -107,6 +107,12 @@ class JoinRoom(Model):
     name: str = Field(min_length=1, max_length=24, examples=["Ann"])
 
 
+class AddBot(Model):
+    """``POST /api/rooms/{code}/bots``: how well the bot plays (default: the game's default)."""
+
+    level: Literal["easy", "normal", "hard"] | None = None
+
+
 class Joined(Model):
     """The seat taken and its secret token (reconnect with the same token)."""
 
