@@ -35,7 +35,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 def finished_solo_room(client: TestClient) -> str:
     """A solo Records room a bot has played to the end."""
     created = client.post("/api/rooms", json={"game": "records", "options": {}}).json()
-    code, token = created["code"], created["host_token"]
+    code, token = str(created["code"]), str(created["host_token"])
     client.post(f"/api/rooms/{code}/bots", headers=host(token))
     client.post(f"/api/rooms/{code}/start", headers=host(token))
     deadline = time.monotonic() + 30
