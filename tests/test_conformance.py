@@ -67,15 +67,24 @@ class Playout:
         self.rng = random.Random(seed * 7919 + players)
         self.seen_actions: list[dict[str, Any]] = []
         self.seen_keys: set[str] = set()
+        # The key of each seen action, in the order of seen_actions (computed once, not per step).
+        self.seen_key_list: list[str] = []
+        # Action objects already remembered, by id (kept alive so an id is never reused); actions
+        # are read-only, so one already remembered needs no new key.
+        self.seen_objects: dict[int, dict[str, Any]] = {}
         # Seats that chose in the current simultaneous round and may still change their choice.
         self.pending: set[int] = set()
 
     def remember(self, actions: tuple[dict[str, Any], ...]) -> None:
         for action in actions:
+            if id(action) in self.seen_objects:
+                continue
+            self.seen_objects[id(action)] = action
             key = json.dumps(action, sort_keys=True)
             if key not in self.seen_keys:
                 self.seen_keys.add(key)
                 self.seen_actions.append(action)
+                self.seen_key_list.append(key)
 
     def run(self) -> None:
         game, players = self.game, self.players
@@ -142,7 +151,11 @@ class Playout:
             with pytest.raises(MalformedAction):
                 game.apply(state, seat, bad)
         legal = {json.dumps(a, sort_keys=True) for a in game.legal_actions(state, seat)}
-        illegal = [a for a in self.seen_actions if json.dumps(a, sort_keys=True) not in legal]
+        illegal = [
+            a
+            for a, key in zip(self.seen_actions, self.seen_key_list, strict=True)
+            if key not in legal
+        ]
         for action in self.rng.sample(illegal, min(3, len(illegal))):
             with pytest.raises(IllegalAction):
                 game.apply(state, seat, action)

@@ -11,6 +11,7 @@ Bonus codes are indices into :data:`~recordroom.games.records.edition.BONUSES`, 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from recordroom.games.records.edition import HARMONY_OF, NO_BONUS, ROLES, Edition
@@ -22,11 +23,29 @@ EMPTY = -1
 
 Bonuses = tuple[int, ...]
 
+_INT = frozenset({int})
+_INT_FIELDS = (
+    "lead",
+    "fails",
+    "agenda",
+    "albums",
+    "singles",
+    "tour",
+    "mult_earned",
+    "mult_spent",
+    "assets",
+    "harmonies",
+    "cash",
+)
+
 
 class Board:
     """One player's board. Treat as immutable: every change makes a new board."""
 
     __slots__ = (
+        "_json",
+        "_text",
+        "_view",
         "agenda",
         "albums",
         "assets",
@@ -57,10 +76,17 @@ class Board:
     assets: int
     harmonies: int
     cash: int
+    _json: list[Any] | None
+    """:meth:`to_json`, built once (a board is not changed once shown to anyone)."""
+    _text: str | None
+    """The compact JSON text of :meth:`to_json`, built once (see :meth:`text`)."""
+    _view: tuple[object, dict[str, Any]] | None
+    """The board's view and the edition it was built for (see ``view.board_view``)."""
 
     def copy(self) -> Board:
         """A shallow copy, to be changed before anyone else sees it."""
         b = Board.__new__(Board)
+        b._json = b._text = b._view = None
         b.lead = self.lead
         b.fails = self.fails
         b.goals = self.goals
@@ -78,8 +104,10 @@ class Board:
         return b
 
     def to_json(self) -> list[Any]:
-        """The board as a JSON-safe list (the order of ``__slots__`` above, as listed in FIELDS)."""
-        return [
+        """The board as a JSON-safe list, built once and shared: callers must not change it."""
+        if self._json is not None:
+            return self._json
+        self._json = [
             self.lead,
             self.fails,
             list(self.goals),
@@ -95,6 +123,13 @@ class Board:
             self.harmonies,
             self.cash,
         ]
+        return self._json
+
+    def text(self) -> str:
+        """:meth:`to_json` as compact JSON text, built once."""
+        if self._text is None:
+            self._text = json.dumps(self.to_json(), separators=(",", ":"))
+        return self._text
 
     @staticmethod
     def from_json(data: Any) -> Board:
@@ -102,6 +137,7 @@ class Board:
         if not isinstance(data, list) or len(data) != 14:
             raise ValueError("a board is a list of 14 fields")
         b = Board.__new__(Board)
+        b._json = b._text = b._view = None
         (
             b.lead,
             b.fails,
@@ -118,13 +154,13 @@ class Board:
             b.harmonies,
             b.cash,
         ) = data
+        if type(goals) is not list or type(crew) is not list or type(mult) is not list:
+            raise ValueError("board goals, crew and multipliers are lists")
         b.goals, b.crew, b.crew_mult = tuple(goals), tuple(crew), tuple(mult)
-        for v in (*b.goals, *b.crew, *b.crew_mult):
-            if not isinstance(v, int) or isinstance(v, bool):
-                raise ValueError("board lists hold integers")
-        for name in ("lead", "fails", "agenda", "albums", "singles", "tour"):
-            v = getattr(b, name)
-            if not isinstance(v, int) or isinstance(v, bool):
+        if not _INT.issuperset(map(type, (*goals, *crew, *mult))):
+            raise ValueError("board lists hold integers")
+        for name in _INT_FIELDS:
+            if type(getattr(b, name)) is not int:
                 raise ValueError(f"board field {name} must be an integer")
         return b
 
@@ -138,6 +174,7 @@ class Board:
 def new_board(edition: Edition) -> Board:
     """An empty board (no lead singer colour chosen yet)."""
     b = Board.__new__(Board)
+    b._json = b._text = b._view = None
     b.lead = -1
     b.fails = 0
     b.goals = ()

@@ -96,7 +96,7 @@ class RecordsGame:
 
     def legal_actions(self, state: State, seat: Seat) -> tuple[Action, ...]:
         """The seat's legal actions now, in a fixed order; () if it need not act."""
-        cached = state.legal_cache.get(seat)
+        cached: tuple[Action, ...] | None = state.legal_cache.get(seat)
         if cached is not None:
             return cached
         result = self._legal(state, seat) if seat in state.active else ()

@@ -8,12 +8,15 @@ are tuples indexed by seat; boards are shared between states until a player mark
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
 from recordroom.engine.errors import BadState
 from recordroom.games.records.board import Board
 
 NONE = -1
+PUBLIC_VIEW = "public view"
+"""The key of the public part of the view in :attr:`State.legal_cache`."""
 
 _INT_TUPLES = ("deck", "pending", "played", "goal_deck", "public", "private", "revealed", "claims")
 _NESTED = ("discards", "hands", "queues", "dealt")
@@ -80,51 +83,86 @@ class State:
     ending: bool
     marking_for: str
     option: str
-    legal_cache: dict[int, tuple[dict[str, Any], ...]]
+    legal_cache: dict[int | str, Any]
+    """Per-state memo, emptied by :meth:`copy`: legal actions by seat, the public view at
+    :data:`PUBLIC_VIEW`."""
 
     def copy(self) -> State:
         """A shallow copy with an empty legal-action cache."""
         s = State.__new__(State)
-        for name in State.__slots__:
-            setattr(s, name, getattr(self, name))
+        s.active = self.active
+        s.boards = self.boards
+        s.claims = self.claims
+        s.dealt = self.dealt
+        s.deck = self.deck
+        s.discards = self.discards
+        s.edition = self.edition
+        s.ending = self.ending
+        s.goal_deck = self.goal_deck
+        s.goal_slot = self.goal_slot
+        s.hands = self.hands
         s.legal_cache = {}
+        s.marking_for = self.marking_for
+        s.option = self.option
+        s.pending = self.pending
+        s.phase = self.phase
+        s.played = self.played
+        s.players = self.players
+        s.private = self.private
+        s.public = self.public
+        s.queues = self.queues
+        s.revealed = self.revealed
+        s.rng = self.rng
+        s.round = self.round
+        s.shown = self.shown
+        s.triggers = self.triggers
+        s.turn = self.turn
+        s.week = self.week
         return s
 
-    def to_json(self) -> dict[str, Any]:
-        """Every field but the cache, JSON-safe."""
-        out: dict[str, Any] = {
-            "players": self.players,
-            "edition": self.edition,
-            "rng": self.rng,
-            "phase": self.phase,
-            "active": sorted(self.active),
-            "week": self.week,
-            "round": self.round,
-            "turn": self.turn,
-            "goal_slot": self.goal_slot,
-            "triggers": list(self.triggers),
-            "ending": self.ending,
-            "marking_for": self.marking_for,
-            "option": self.option,
-            "boards": [b.to_json() for b in self.boards],
-            "shown": [b.to_json() for b in self.shown],
-        }
-        for name in _INT_TUPLES:
-            out[name] = list(getattr(self, name))
-        for name in _NESTED:
-            out[name] = [list(x) for x in getattr(self, name)]
-        return out
+
+@lru_cache(maxsize=8192)
+def _list(seq: tuple[int, ...]) -> str:
+    # Memoised: the deck, the goal deck and the discards stay the same over many states.
+    return f"[{','.join(map(str, seq))}]"
+
+
+@lru_cache(maxsize=8192)
+def _nested(seq: tuple[tuple[int, ...], ...]) -> str:
+    return f"[{','.join(map(_list, seq))}]"
 
 
 def dumps(state: State) -> str:
-    """The state as compact JSON text."""
-    return json.dumps(state.to_json(), separators=(",", ":"), sort_keys=True)
+    """The state as compact JSON text (keys in a fixed order).
+
+    Each board's text is built once per board and reused. A shown board that is the seat's own
+    board (the usual case: nobody is marking) is written ``null``; :func:`loads` restores it.
+    """
+    s = state
+    boards = ",".join(b.text() for b in s.boards)
+    shown = ",".join(
+        "null" if b is own else b.text() for b, own in zip(s.shown, s.boards, strict=True)
+    )
+    return (
+        f'{{"players":{s.players},"edition":{json.dumps(s.edition)},"rng":{s.rng},'
+        f'"phase":{json.dumps(s.phase)},"active":{_list(tuple(sorted(s.active)))},'
+        f'"week":{s.week},"round":{s.round},"turn":{s.turn},"goal_slot":{s.goal_slot},'
+        f'"triggers":{json.dumps(list(s.triggers))},"ending":{"true" if s.ending else "false"},'
+        f'"marking_for":{json.dumps(s.marking_for)},"option":{json.dumps(s.option)},'
+        f'"deck":{_list(s.deck)},"pending":{_list(s.pending)},"played":{_list(s.played)},'
+        f'"goal_deck":{_list(s.goal_deck)},"public":{_list(s.public)},'
+        f'"private":{_list(s.private)},"revealed":{_list(s.revealed)},'
+        f'"claims":{_list(s.claims)},"discards":{_nested(s.discards)},'
+        f'"hands":{_nested(s.hands)},"queues":{_nested(s.queues)},"dealt":{_nested(s.dealt)},'
+        f'"boards":[{boards}],"shown":[{shown}]}}'
+    )
+
+
+_INT = frozenset({int})
 
 
 def _ints(value: Any, name: str) -> tuple[int, ...]:
-    if not isinstance(value, list) or any(
-        not isinstance(v, int) or isinstance(v, bool) for v in value
-    ):
+    if type(value) is not list or not _INT.issuperset(map(type, value)):
         raise BadState(f"records state: {name} must be a list of integers")
     return tuple(value)
 
@@ -153,7 +191,12 @@ def loads(text: str) -> State:
         s.marking_for = str(data["marking_for"])
         s.option = str(data["option"])
         s.boards = tuple(Board.from_json(b) for b in data["boards"])
-        s.shown = tuple(Board.from_json(b) for b in data["shown"])
+        shown = data["shown"]
+        if not isinstance(shown, list) or len(shown) != len(s.boards):
+            raise BadState("records state: shown needs one entry per board")
+        s.shown = tuple(
+            own if b is None else Board.from_json(b) for b, own in zip(shown, s.boards, strict=True)
+        )
         for name in _INT_TUPLES:
             setattr(s, name, _ints(data[name], name))
         for name in _NESTED:

@@ -1,5 +1,8 @@
 """What one seat (or the public table) may see of a Records game.
 
+Views share the parts that did not change: a board's view is built once per (immutable) board
+and the same dict is handed to every later view of it, so callers treat views as read-only.
+
 Boards, public goals, picks once revealed, discard and hand sizes are public. A seat's hand, its
 private goal (and the two it was dealt), its pending choice and its bonus queue are its own. While
 seats are marking, every other seat sees their boards as they were when marking began.
@@ -12,7 +15,7 @@ from typing import Any
 from recordroom.games.records import board as bd
 from recordroom.games.records.edition import Edition, bonus_name
 from recordroom.games.records.flow import CHOICE_PHASES
-from recordroom.games.records.state import NONE, State
+from recordroom.games.records.state import NONE, PUBLIC_VIEW, State
 
 SOLO_RANKS = (
     (0, "Garage band"),
@@ -34,7 +37,16 @@ def solo_rank(score: int) -> str:
 
 
 def board_view(ed: Edition, b: bd.Board) -> dict[str, Any]:
-    """A board in names and lists, with its score breakdown."""
+    """A board in names and lists, with its score breakdown; built once per board and shared."""
+    cached = b._view
+    if cached is not None and cached[0] is ed:
+        return cached[1]
+    out = _board_view(ed, b)
+    b._view = (ed, out)
+    return out
+
+
+def _board_view(ed: Edition, b: bd.Board) -> dict[str, Any]:
     breakdown = bd.score_breakdown(ed, b)
     columns = ed.harmony_columns
     return {
@@ -73,14 +85,16 @@ def _goal(ed: Edition, g: int) -> str | None:
     return None if g == NONE else ed.goals[g].id
 
 
-def view(ed: Edition, s: State, seat: int | None) -> dict[str, Any]:
-    """The view of ``seat`` (``None``: public)."""
-    boards = [s.boards[i] if i == seat else s.shown[i] for i in range(s.players)]
+def _public(ed: Edition, s: State) -> dict[str, Any]:
+    """What everyone sees, built once per state (boards as shown)."""
+    cached: dict[str, Any] | None = s.legal_cache.get(PUBLIC_VIEW)
+    if cached is not None:
+        return cached
     out: dict[str, Any] = {
         "game": "records",
         "edition": s.edition,
         "players": s.players,
-        "seat": seat,
+        "seat": None,
         "phase": s.phase,
         "week": s.week,
         "round": s.round,
@@ -96,7 +110,7 @@ def view(ed: Edition, s: State, seat: int | None) -> dict[str, Any]:
         else None,
         "revealed": [_card(ed, c) for c in s.revealed],
         "claims": list(s.claims),
-        "boards": [board_view(ed, b) for b in boards],
+        "boards": [board_view(ed, b) for b in s.shown],
         "waiting": sorted(s.active) if s.phase in CHOICE_PHASES else None,
         "triggers": list(s.triggers),
         "ending": s.ending,
@@ -105,7 +119,20 @@ def view(ed: Edition, s: State, seat: int | None) -> dict[str, Any]:
     if s.players == 1:
         out["hand"] = [_card(ed, c) for c in s.hands[0]]
         out["option"] = s.option
+    s.legal_cache[PUBLIC_VIEW] = out
+    return out
+
+
+def view(ed: Edition, s: State, seat: int | None) -> dict[str, Any]:
+    """The view of ``seat`` (``None``: public)."""
+    out = dict(_public(ed, s))
     if seat is not None:
+        out["seat"] = seat
+        own = s.boards[seat]
+        if own is not s.shown[seat]:
+            boards = list(out["boards"])
+            boards[seat] = board_view(ed, own)
+            out["boards"] = boards
         queue = s.queues[seat]
         pending = s.pending[seat]
         you: dict[str, Any] = {
