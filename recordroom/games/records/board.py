@@ -380,7 +380,7 @@ def resolve(edition: Edition, board: Board, queue: Bonuses) -> tuple[Board, Bonu
 
 def crew_count(board: Board) -> int:
     """Placed crew members."""
-    return sum(1 for c in board.crew if c != EMPTY)
+    return len(board.crew) - board.crew.count(EMPTY)
 
 
 def crew_full(board: Board) -> bool:
@@ -414,15 +414,21 @@ def crew_points(edition: Edition, board: Board) -> int:
 
 def harmony_points(edition: Edition, board: Board) -> int:
     """Points for full harmony rows (one per colour) and full columns."""
-    columns = edition.harmony_columns
-    rows = len(edition.colours)
     h = board.harmonies
+    if not h:
+        return 0
+    columns = edition.harmony_columns
     row_mask = (1 << columns) - 1
-    full_rows = sum(1 for c in range(rows) if h >> (c * columns) & row_mask == row_mask)
-    full_columns = sum(
-        1 for j in range(columns) if all(h >> (c * columns + j) & 1 for c in range(rows))
+    full_rows = 0
+    in_every_row = row_mask  # bit j stays set while column j is full in every row so far
+    for c in range(len(edition.colours)):
+        row = h >> (c * columns) & row_mask
+        full_rows += row == row_mask
+        in_every_row &= row
+    return (
+        full_rows * edition.harmony_row_points
+        + in_every_row.bit_count() * edition.harmony_column_points
     )
-    return full_rows * edition.harmony_row_points + full_columns * edition.harmony_column_points
 
 
 def score_breakdown(edition: Edition, board: Board) -> dict[str, int]:
@@ -438,8 +444,16 @@ def score_breakdown(edition: Edition, board: Board) -> dict[str, int]:
 
 
 def score(edition: Edition, board: Board) -> int:
-    """The Scores area: the sum of every area."""
-    return sum(score_breakdown(edition, board).values())
+    """The Scores area: the sum of every area (as :func:`score_breakdown`, without the dict)."""
+    goals = edition.goals
+    return (
+        sum(goals[g].points for g in board.goals)
+        + board.albums * board.singles
+        + crew_points(edition, board)
+        + (edition.tour_steps[board.tour - 1].points if board.tour else 0)
+        + harmony_points(edition, board)
+        + (edition.fail_penalties[board.fails - 1] if board.fails else 0)
+    )
 
 
 def measure(edition: Edition, board: Board, kind: str, role: int = -1, colour: int = -1) -> int:

@@ -41,12 +41,14 @@ def _bonus_worth(ed: Edition, b: bd.Board, code: int) -> float:
 def value(ed: Edition, b: bd.Board, earned: tuple[int, ...] = ()) -> float:
     """How good a board looks: its score plus what its unused resources may still bring."""
     v = float(bd.score(ed, b))
-    v += 2.5 * len(bd.unused_multipliers(ed, b))
+    unused = b.mult_earned - (b.mult_spent & ((1 << b.mult_earned) - 1)).bit_count()
+    v += 2.5 * unused
     v += 3.0 * bd.crew_count(b)  # every empty crew slot costs a fail tick at the end
     v += 0.4 * (b.agenda.bit_count() + b.assets.bit_count() + b.harmonies.bit_count())
-    for i, name in enumerate(ed.restrictions):
-        if b.cash >> i & 1:
-            v += 1.2 if name.startswith("tour") else 0.8
+    if b.cash:
+        for i, name in enumerate(ed.restrictions):
+            if b.cash >> i & 1:
+                v += 1.2 if name.startswith("tour") else 0.8
     for code in earned:
         v += _bonus_worth(ed, b, code)
     return v
@@ -57,6 +59,8 @@ class GreedyAgent:
 
     def __init__(self, seed: int = 0) -> None:
         self._rng = random.Random(seed)
+        self._raw: object = None  # the view's raw board last read, and the board read from it
+        self._board: bd.Board | None = None
 
     def choose(self, view: JSONDict, legal_actions: tuple[Action, ...]) -> Action:
         """The legal action with the best-looking result (ties: the first)."""
@@ -64,7 +68,10 @@ class GreedyAgent:
             return legal_actions[0]
         ed = load_edition(view["edition"])
         seat: int = view["seat"]
-        board = bd.Board.from_json(view["boards"][seat]["raw"])
+        raw = view["boards"][seat]["raw"]
+        if raw is not self._raw or self._board is None:  # views share an unchanged board's raw
+            self._raw, self._board = raw, bd.Board.from_json(raw)
+        board = self._board
         kind = legal_actions[0]["type"]
         if kind == "lead_singer":
             return legal_actions[self._rng.randrange(len(legal_actions))]
