@@ -194,8 +194,7 @@ class Hub:
         key = (room.code, seat)
         agent = self._agents.get(key)
         if agent is None:
-            kinds = room.game.info.agent_kinds
-            kind = self._levels.get(key) or ("normal" if "normal" in kinds else kinds[-1])
+            kind = self._levels.get(key) or default_bot(room.game)
             agent = room.game.agent(kind, room.bot_agent_seed(seat))
             self._agents[key] = agent
         return agent
@@ -243,6 +242,15 @@ def _check_options(game: Game, options: JSONDict) -> None:
         raise ServerError(first.code, str(first), 422)
 
 
+LEVELS = ("easy", "normal", "hard")
+
+
+def default_bot(game: Game) -> str:
+    """The kind a bot seat plays without a chosen level: ``normal``, else the strongest kind."""
+    kinds = game.info.agent_kinds
+    return "normal" if "normal" in kinds else kinds[-1]
+
+
 def game_summary(game: Game) -> dict[str, Any]:
     """What the lobby shows about a game."""
     info = game.info
@@ -252,5 +260,6 @@ def game_summary(game: Game) -> dict[str, Any]:
         "min_players": info.min_players,
         "max_players": info.max_players,
         "option_sets": [dict(o) for o in info.option_sets],
-        "bot": info.agent_kinds[-1],
+        "bot": default_bot(game),
+        "levels": [level for level in LEVELS if level in info.agent_kinds],
     }

@@ -64,7 +64,8 @@ class GameOut(Model):
     min_players: int
     max_players: int
     option_sets: list[dict[str, Any]]
-    bot: str = Field(description="the kind of bot that plays bot seats")
+    bot: str = Field(description="the kind of bot that plays bot seats without a chosen level")
+    levels: list[str] = Field(description="the bot levels the table may choose per seat")
 
 
 class MusicSettings(Model):

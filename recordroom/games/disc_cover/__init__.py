@@ -21,7 +21,7 @@ from recordroom.engine.agents import Agent, RandomAgent
 from recordroom.engine.errors import IllegalAction
 from recordroom.engine.game import Action, GameInfo
 from recordroom.games.disc_cover import rules, views
-from recordroom.games.disc_cover.bots import ListeningAgent
+from recordroom.games.disc_cover.bots import LEVELS, ListeningAgent, Personality
 from recordroom.games.disc_cover.state import DiscCoverState, Phase
 
 
@@ -34,7 +34,7 @@ class DiscCover:
         min_players=rules.MIN_PLAYERS,
         max_players=rules.MAX_PLAYERS,
         option_sets=({"variant": "cooperative"}, {"variant": "competitive"}),
-        agent_kinds=("random", "listener"),
+        agent_kinds=("random", "listener", "easy", "normal", "hard"),
         music=True,
     )
 
@@ -103,11 +103,18 @@ class DiscCover:
         return state.setup.players
 
     def agent(self, kind: str, seed: int = 0) -> Agent:
-        """A voter: ``random``, or a ``listener`` that matches sleeves to the song it hears."""
+        """A voter: ``random``, or a ``listener`` that matches sleeves to the song it hears.
+
+        The levels are listeners too: ``normal`` is the plain listener, ``easy`` doubts a lot
+        (its votes wander), ``hard`` hears the song as most listeners do (little doubt and little
+        private taste), which is what wins a cooperative game.
+        """
         if kind == "random":
             return RandomAgent(seed)
-        if kind == "listener":
+        if kind in ("listener", "normal"):
             return ListeningAgent(seed)
+        if kind in LEVELS:
+            return ListeningAgent(seed, LEVELS[kind](Personality.from_seed(seed)))
         raise KeyError(
             f"Disc Cover has no {kind!r} agent; it has {', '.join(self.info.agent_kinds)}"
         )

@@ -117,6 +117,18 @@ class ListeningAgent:
         return next(a for a in legal_actions if a["card"] == best)
 
 
+def _easy(p: Personality) -> Personality:
+    return Personality(p.weights, p.taste, p.taste_strength, noise=0.2)
+
+
+def _hard(p: Personality) -> Personality:
+    return Personality(dict.fromkeys(LOOKS, 1.0), p.taste, taste_strength=0.03, noise=0.01)
+
+
+LEVELS = {"easy": _easy, "hard": _hard}
+"""How the ``easy`` and ``hard`` levels change a bot's personality (``normal`` keeps it)."""
+
+
 def senses(heard: Mapping[str, Any] | None, seen: Mapping[int, Mapping[str, float]]) -> JSONDict:
     """The ``senses`` entry a runner adds to a view (JSON-safe)."""
     return {

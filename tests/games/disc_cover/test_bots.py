@@ -113,3 +113,22 @@ def test_listeners_only_return_legal_actions(variant: str) -> None:
             if rng.random() < 0.1 and state.active:
                 seat, action = random_step(GAME, state, rng)
                 state = GAME.apply(state, seat, action)
+
+
+def test_levels_hard_listeners_agree_more_than_easy_ones() -> None:
+    rng = random.Random(11)
+    agreement = {}
+    for level in ("easy", "hard"):
+        bots = [GAME.agent(level, seed) for seed in range(5)]
+        same = 0
+        for _ in range(150):
+            looks = [{k: rng.random() for k in LOOKS} for _ in range(4)]
+            heard = {"energy": rng.random(), "onset_rate": rng.uniform(0, 6),
+                     "brightness": rng.uniform(300, 3000), "minor": rng.uniform(-1, 1)}  # fmt: skip
+            votes = [bot.choose(table(heard, looks), VOTES)["card"] for bot in bots]
+            same += sum(a == b for i, a in enumerate(votes) for b in votes[i + 1 :])
+        agreement[level] = same / (150 * 10)
+    assert agreement["hard"] > agreement["easy"] + 0.15
+    assert GAME.info.agent_kinds[0] == "random" and {"easy", "normal", "hard"} <= set(
+        GAME.info.agent_kinds
+    )
