@@ -96,7 +96,7 @@ def test_release_scores_albums_times_singles(albums: int, singles: int, points: 
 
 def test_release_ticks_left_to_right_with_bonuses_and_stops_when_full() -> None:
     b = fresh()
-    earned_all = []
+    earned_all: list[int] = []
     while bd.bonus_targets(ED, b, bd.ALBUM):
         b, earned = bd.gain(ED, b, bd.ALBUM, 0)
         earned_all.extend(earned)

@@ -103,7 +103,7 @@ def test_several_players_claim_one_public_goal() -> None:
     boards = []
     for b in s.boards:
         b = b.copy()
-        b.albums = 4
+        b.albums = ED.goals[goal].n
         boards.append(b)
     s.boards = s.shown = tuple(boards)
     s.public = (goal, NONE, NONE, NONE)
@@ -146,7 +146,7 @@ def test_end_trigger_finishes_the_week_then_a_final_weekend(when: str) -> None:
         b = s.boards[0].copy()
         goal = next(g.index for g in ED.goals if g.kind == "albums")
         b.goals = tuple(g.index for g in ED.goals if g.index != goal)[:5]
-        b.albums = 4
+        b.albums = ED.goals[goal].n
         s.boards = s.shown = (b, s.boards[1])
         s.public = (goal, NONE, NONE, NONE)
         s.hands = ((), ())
@@ -233,7 +233,8 @@ def test_solo_claim_after_option_b() -> None:
     goal = s.public[2]
     b = s.boards[0].copy()
     g = ED.goals[goal]
-    b.albums, b.singles, b.tour, b.mult_earned = 4, 6, 9, 4
+    b.albums, b.singles = len(ED.album_bonuses), len(ED.single_bonuses)
+    b.tour, b.mult_earned = len(ED.tour_steps), len(ED.multipliers)
     b.agenda = b.assets = b.harmonies = 0
     s.boards = s.shown = (b,)
     s = GAME.apply(s, 0, GAME.legal_actions(s, 0)[0])
