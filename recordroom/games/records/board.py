@@ -11,7 +11,6 @@ Bonus codes are indices into :data:`~recordroom.games.records.edition.BONUSES`, 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from recordroom.games.records.edition import HARMONY_OF, NO_BONUS, ROLES, Edition
@@ -128,7 +127,12 @@ class Board:
     def text(self) -> str:
         """:meth:`to_json` as compact JSON text, built once."""
         if self._text is None:
-            self._text = json.dumps(self.to_json(), separators=(",", ":"))
+            self._text = (
+                f"[{self.lead},{self.fails},[{','.join(map(str, self.goals))}],{self.agenda},"
+                f"{self.albums},{self.singles},[{','.join(map(str, self.crew))}],"
+                f"[{','.join(map(str, self.crew_mult))}],{self.tour},{self.mult_earned},"
+                f"{self.mult_spent},{self.assets},{self.harmonies},{self.cash}]"
+            )
         return self._text
 
     @staticmethod

@@ -121,6 +121,12 @@ class State:
         return s
 
 
+@lru_cache(maxsize=256)
+def _json(value: str | tuple[str, ...]) -> str:
+    # Memoised: a handful of phase names, edition names and trigger lists.
+    return json.dumps(value)
+
+
 @lru_cache(maxsize=8192)
 def _list(seq: tuple[int, ...]) -> str:
     # Memoised: the deck, the goal deck and the discards stay the same over many states.
@@ -144,11 +150,11 @@ def dumps(state: State) -> str:
         "null" if b is own else b.text() for b, own in zip(s.shown, s.boards, strict=True)
     )
     return (
-        f'{{"players":{s.players},"edition":{json.dumps(s.edition)},"rng":{s.rng},'
-        f'"phase":{json.dumps(s.phase)},"active":{_list(tuple(sorted(s.active)))},'
+        f'{{"players":{s.players},"edition":{_json(s.edition)},"rng":{s.rng},'
+        f'"phase":{_json(s.phase)},"active":{_list(tuple(sorted(s.active)))},'
         f'"week":{s.week},"round":{s.round},"turn":{s.turn},"goal_slot":{s.goal_slot},'
-        f'"triggers":{json.dumps(list(s.triggers))},"ending":{"true" if s.ending else "false"},'
-        f'"marking_for":{json.dumps(s.marking_for)},"option":{json.dumps(s.option)},'
+        f'"triggers":{_json(s.triggers)},"ending":{"true" if s.ending else "false"},'
+        f'"marking_for":{_json(s.marking_for)},"option":{_json(s.option)},'
         f'"deck":{_list(s.deck)},"pending":{_list(s.pending)},"played":{_list(s.played)},'
         f'"goal_deck":{_list(s.goal_deck)},"public":{_list(s.public)},'
         f'"private":{_list(s.private)},"revealed":{_list(s.revealed)},'
