@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from recordroom.games.records.edition import EditionError, load_edition, parse_edition
+from recordroom.games.records.edition import BONUSES, EditionError, load_edition, parse_edition
 
 
 def standard_data() -> dict[str, Any]:
@@ -52,3 +54,22 @@ def test_content_errors_name_the_entry(change: Any, message: str) -> None:
 def test_unknown_edition() -> None:
     with pytest.raises(EditionError):
         load_edition("no_such_edition")
+
+
+def test_the_edition_page_lists_the_goal_cards_as_the_data_has_them() -> None:
+    """docs/records-edition.md's goal table: each card's name, count, points and bonus."""
+    ed = load_edition()
+    page = Path(__file__).parents[3] / "docs" / "records-edition.md"
+    rows = {}
+    for line in page.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and re.fullmatch(r"G\d\d", cells[0]):
+            rows[cells[0]] = cells
+    listed = [g for g in ed.goals if g.id in rows]
+    assert len(listed) >= len(ed.goals) - 4  # one row covers the four colour goals
+    for g in listed:
+        _, name, condition, points, bonus = rows[g.id]
+        assert name == g.name, g.id
+        assert str(g.n) in re.findall(r"\d+", condition), g.id
+        assert int(points) == g.points, g.id
+        assert bonus == ("" if g.bonus < 0 else BONUSES[g.bonus]), g.id
