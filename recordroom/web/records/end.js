@@ -75,11 +75,11 @@ export function replayViewer(ed, code, seats) {
   range.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => go(Number(range.value)), 120); });
   box.append(el("h3", {}, "Replay"),
     el("div", { class: "replay-controls" },
-      el("button", { type: "button", class: "quiet", onclick: () => go(0), "aria-label": "First step" }, "⏮"),
+      el("button", { type: "button", class: "quiet", onclick: () => go(0), "aria-label": "First step" }, "« First"),
       el("button", { type: "button", class: "quiet", id: "replay-back", onclick: () => go(step - 1), "aria-label": "Step back" }, "◀"),
       range,
       el("button", { type: "button", class: "quiet", id: "replay-next", onclick: () => go(step + 1), "aria-label": "Step forward" }, "▶"),
-      el("button", { type: "button", class: "quiet", onclick: () => go(steps), "aria-label": "Last step" }, "⏭")),
+      el("button", { type: "button", class: "quiet", onclick: () => go(steps), "aria-label": "Last step" }, "Last »")),
     caption, boards);
   show(0).then(() => go(steps));
   return box;

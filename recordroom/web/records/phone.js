@@ -88,7 +88,7 @@ function send(action) {
   if (!last?.view) return;
   $("#error").textContent = "";
   chooser = null;
-  wish = { action, key: phaseKey(last.view) };
+  wish = { action, key: phaseKey(last.view), legal: JSON.stringify(last.legal_actions) };
   live.act(action);
   render(last);
 }
@@ -190,7 +190,8 @@ function render(state) {
   document.body.dataset.toAct = you.to_act ? "1" : "0";
   document.body.dataset.pending = you.pending || "";
   disc.style.setProperty("--c", board.lead_singer ? colourOf(board.lead_singer) : seatColour(state.seat));
-  if (wish && wish.key !== phaseKey(view)) wish = null;
+  // The choice we sent is seen once the phase moves on, our legal actions change, or it is pending.
+  if (wish && (wish.key !== phaseKey(view) || wish.legal !== JSON.stringify(state.legal_actions))) wish = null;
   if (wish && you.pending !== null && wish.action.card === you.pending) wish = null;
   if (retry && wish) { retry = false; live.act(wish.action); }
   retry = false;
@@ -335,13 +336,16 @@ function renderPanel(state) {
         "Fail this card (tick a fail box)"));
     } else if (you.queue.length) {
       const options = legal.filter((a) => a.type === "bonus");
+      const buttons = options.map((a) => {
+        const key = keyOf(a);
+        return el("button", { type: "button", class: "quiet small", "data-act": key, onclick: () => send(a) }, keyLabel(key));
+      });
+      const areas = [...new Set(options.map((a) => AREA_NAMES[areaOfKey(ed, keyOf(a))]))];
       parts.push(el("div", { class: "bonus-queue" },
-        el("p", {}, el("b", {}, `Bonus: ${bonusWords(you.queue[0])}`),
-          you.queue.length > 1 ? ` · then ${you.queue.slice(1).map(bonusWords).join(", ")}` : ""),
-        el("div", { class: "bonus-choices" }, options.map((a) => {
-          const key = keyOf(a);
-          return el("button", { type: "button", class: "quiet small", "data-act": key, onclick: () => send(a) }, keyLabel(key));
-        }))));
+        el("p", {}, `${plural(options.length, "place glows", "places glow")} on your ${names(areas)}.`,
+          you.queue.length > 1 ? el("span", { class: "muted" }, ` Then: ${you.queue.slice(1).map(bonusWords).join(", ")}.`) : ""),
+        options.length <= 6 ? el("div", { class: "bonus-choices" }, buttons)
+          : el("details", {}, el("summary", {}, "Or choose from a list"), el("div", { class: "bonus-choices" }, buttons))));
     }
   } else if (view.phase === "claim" || view.phase === "private") {
     const id = view.phase === "claim" ? view.current_goal : you.private_goal;
@@ -404,6 +408,8 @@ function renderSheet(state, board, targets, preview) {
     "aria-pressed": String(tab === area), "data-tab": area,
     onclick: () => { tab = area; render(last); },
   }, label)));
+  const current = $("#tabs .current");
+  if (current) $("#tabs").scrollLeft = Math.max(0, current.offsetLeft - $("#tabs").offsetLeft - 40);
   sheet.classList.add(`show-${tab}`);
   if (narrow() && tab !== "all") sheet.classList.add("tabbed");
   $("#sheet-box").replaceChildren(sheet);
