@@ -193,6 +193,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = settings.store or SqliteStore(settings.data_dir / DB_NAME)
         loop = asyncio.get_running_loop()
         warming = loop.run_in_executor(None, jukebox.catalogue)  # the demo is made on first run
+        senses = Senses(jukebox, sleeve_set)
+        looking = loop.run_in_executor(None, senses.warm)  # listening bots see the sleeves
         hub = Hub(
             store,
             names,
@@ -200,7 +202,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings.bot_delay,
             jukebox,
             default_options,
-            Senses(jukebox, sleeve_set),
+            senses,
         )
         hub.restore()
         hub.attach(loop)
@@ -212,6 +214,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await hub.stop()
             with suppress(Exception):
                 await warming
+            senses.stop()
+            with suppress(Exception):
+                await looking
             if settings.store is None:
                 store.close()
 

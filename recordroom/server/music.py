@@ -24,7 +24,7 @@ from recordroom.media.music.features import AudioError, TrackFeatures, analyse
 from recordroom.media.music.library import Library, Track, scan
 from recordroom.media.music.themes import select, themes
 from recordroom.media.packs import SleeveSet
-from recordroom.media.sleeve_features import SleeveFeatures, measure_set
+from recordroom.media.sleeve_features import SleeveFeatures, measure_image
 from recordroom.server.errors import ServerError
 from recordroom.server.protocol import ErrorCode, MusicSettings
 
@@ -189,13 +189,30 @@ class Senses:
     def __init__(self, jukebox: Jukebox, sleeves: SleeveSet) -> None:
         self.jukebox = jukebox
         self.sleeves = sleeves
-        self._looks: dict[int, SleeveFeatures] | None = None
+        self._looks: dict[int, SleeveFeatures] = {}
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
 
-    def looks(self) -> dict[int, SleeveFeatures]:
-        """Every sleeve's visual features (measured on first use)."""
-        if self._looks is None:
-            self._looks = measure_set(self.sleeves)
-        return self._looks
+    def look(self, sleeve_id: int) -> SleeveFeatures | None:
+        """A sleeve's visual features (measured once), None for a sleeve not in the set."""
+        with self._lock:
+            if sleeve_id not in self._looks:
+                try:
+                    self._looks[sleeve_id] = measure_image(self.sleeves.image(sleeve_id))
+                except KeyError:
+                    return None
+            return self._looks[sleeve_id]
+
+    def warm(self) -> None:
+        """Measures every sleeve ahead of the first game (run in the background at start)."""
+        for sleeve_id in self.sleeves.ids():
+            if self._stopping.is_set():
+                return
+            self.look(sleeve_id)
+
+    def stop(self) -> None:
+        """Ends :meth:`warm` early (the server is shutting down)."""
+        self._stopping.set()
 
     def for_view(self, music: RoomMusic | None, view: dict[str, Any]) -> dict[str, Any]:
         """The ``senses`` entry for a bot's view of a Disc Cover table."""
@@ -205,10 +222,10 @@ class Senses:
             track_id = music.track_id(turn)
             features = self.jukebox.features(track_id) if track_id else None
             heard = features.to_json() if features else None
-        looks = self.looks()
         seen = {}
         for record in view.get("records", []):
             sid = record["sleeve"]["id"]
-            if sid in looks:
-                seen[sid] = looks[sid].to_json()
+            look = self.look(sid)
+            if look is not None:
+                seen[sid] = look.to_json()
         return senses_entry(heard, seen)
