@@ -326,3 +326,23 @@ def test_external_player_mode_has_no_audio_and_says_when_to_start_and_stop(night
     assert not table.locator("#audio").get_attribute("src")
     night.vote(0, 2, last=True)
     expect(table.locator("#banner")).to_contain_text("Stop the song now.")
+
+
+def test_a_dropped_phone_is_played_by_a_bot_then_given_back(night: Players) -> None:
+    table = night.table
+    phone = open_with_bots(night, "demo", party=False)
+    # Eve's phone dies: the table shows her away and offers a bot for her seat.
+    phone.context.close()
+    night.contexts.remove(phone.context)
+    hand_over = table.get_by_role("button", name="Let a bot play for Eve")
+    expect(hand_over).to_be_visible()
+    hand_over.click()
+    # The bot plays Eve's seat: the game moves on without her.
+    expect(table.locator("#turn")).to_have_text(re.compile(r"Turn [2-9] of 9"), timeout=30_000)
+    give_back = table.get_by_role("button", name="Give Eve's seat back to Eve")
+    expect(give_back).to_be_visible()
+    give_back.click()
+    expect(give_back).to_be_hidden()
+    # The seat is Eve's again (her token holds it); while her phone is away the table offers the
+    # bot again.
+    expect(table.get_by_role("button", name="Let a bot play for Eve")).to_be_visible()

@@ -460,8 +460,21 @@ function renderSeats(state) {
       el("b", {}, seat.name, seat.bot && !/^bot\b/i.test(seat.name) ? el("small", { class: "muted" }, " bot") : ""),
       el("small", { class: "seat-status" }, status)),
     leader ? el("span", { class: "leader-token", title: "The Leader's record token" }, "Leader") : null,
-    competitive ? el("span", { class: "seat-points" }, String(view.points[seat.seat])) : null);
+    competitive ? el("span", { class: "seat-points" }, String(view.points[seat.seat])) : null,
+    seatHandover(seat));
   }));
+}
+
+// A phone that dropped out need not stop the game: the host lets a bot play the seat, and gives
+// it back when the player returns (the same token still holds the seat).
+function seatHandover(seat) {
+  const handed = seat.bot && !/^bot\b/i.test(seat.name);
+  if (!handed && (seat.bot || seat.connected)) return null;
+  const label = handed ? `Give ${seat.name}'s seat back to ${seat.name}` : `Let a bot play for ${seat.name}`;
+  return el("button", {
+    class: "seat-handover", type: "button", "aria-label": label, title: label,
+    onclick: () => host(handed ? "DELETE" : "POST", `seats/${seat.seat}/bot`).catch((e) => showError(e.message)),
+  }, handed ? "Give back" : "Bot plays");
 }
 
 // ---- game over -----------------------------------------------------------------------------
