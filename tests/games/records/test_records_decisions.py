@@ -170,6 +170,30 @@ def test_goals_are_checked_in_order_on_the_board_as_it_stands() -> None:
     assert s.boards[0].goals == (first, second)
 
 
+def test_claims_are_secret_until_every_eligible_player_has_chosen() -> None:
+    """Other reading: claims are made in seat order, each seeing the earlier ones."""
+    first, _ = _release_goals()
+    b = fresh()
+    b.singles = ED.goals[first].n
+    s = weekend((b, b, fresh()), (first, NONE, NONE, NONE), (NONE, NONE, NONE))
+    assert s.phase == "claim" and s.active == {0, 1}
+    before = [GAME.view(s, seat) for seat in (1, 2, None)]
+    s = GAME.apply(s, 0, {"type": "claim", "goal": ED.goals[first].id})
+    assert [GAME.view(s, seat) for seat in (1, 2, None)] == [{**v, "waiting": [1]} for v in before]
+    s = GAME.apply(s, 1, PASS)
+    assert s.claims == (1, 0, NONE) and s.boards[0].goals == (first,) and not s.boards[1].goals
+
+
+def test_a_full_crew_triggers_the_end_when_the_marking_round_ends() -> None:
+    """Other reading: only the fail track and the goals end the game."""
+    s = first_week(2).copy()
+    b = s.boards[0].copy()
+    b.crew = tuple(range(len(b.crew)))
+    s.boards = s.shown = (b, s.boards[1])
+    s = flow.end_round(ED, s)
+    assert s.triggers == ("crew",) and s.ending and s.phase == "pick" and s.round == 2
+
+
 def test_a_goal_every_eligible_player_passed_stays() -> None:
     """Other reading: a goal that was offered is discarded whether claimed or not."""
     first, _ = _release_goals()
