@@ -50,7 +50,10 @@ def tap_first_legal(page: Page, option_b: bool = False) -> bool:
         order = ["draw"]
     key = order[0] if order else keys[0]
     before = version(page)
-    page.locator(f'[data-act="{key}"]:visible').first.click(timeout=5000)
+    try:
+        page.locator(f'[data-act="{key}"]:visible').first.click(timeout=2000)
+    except PlaywrightError:  # the choice went away: our own earlier action came back meanwhile
+        return True
     # On an action/stale answer the page resends on the newest state: no new version yet.
     with contextlib.suppress(PlaywrightError):
         page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=5000)
@@ -61,6 +64,7 @@ def shoot(page: Page, folder: Path | None, name: str, taken: set[str]) -> None:
     if folder is None or name in taken:
         return
     taken.add(name)
+    page.evaluate("window.scrollTo(0, 0)")
     page.wait_for_timeout(250)  # let the hand's slide and the glow settle
     page.screenshot(path=str(folder / f"records-{name}.png"), full_page=name.startswith("laptop"))
 

@@ -112,7 +112,7 @@ function renderRound(state) {
   const bits = [];
   if (view.players > 1) {
     bits.push(el("span", { class: "chip" }, view.week ? `Week ${view.week}` : "Setup"));
-    if (view.week && view.phase !== "over") bits.push(el("span", { class: "chip" }, `Pick ${view.round} of ${ed.picks_per_week}`));
+    if (view.week && (view.phase === "pick" || (view.phase === "mark" && !view.current_goal && view.revealed.some(Boolean)))) bits.push(el("span", { class: "chip" }, `Pick ${view.round} of ${ed.picks_per_week}`));
     bits.push(el("span", { class: "chip direction-chip" }, view.direction === "clockwise" ? "↻ clockwise" : "↺ counter-clockwise"));
   } else {
     bits.push(el("span", { class: "chip" }, `Solo · turn ${view.turn}`));
@@ -135,7 +135,7 @@ function renderGoals(state) {
         { current: id === view.current_goal, slot: solo ? i + 1 : null, leaving: solo && i === view.public_goals.length - 1 });
       if (!solo) {
         const meets = state.seats.filter((seat) => goalStatus(ed, view.boards[seat.seat], id).claimable);
-        card.append(el("span", { class: "goal-meets" }, meets.length ? ["Can claim: ", meets.map((seat) =>
+        card.append(el("span", { class: "goal-meets" }, meets.length ? ["Can claim: ", ...meets.map((seat) =>
           el("span", { class: "disc tiny", title: seat.name, style: { "--c": seatColour(seat.seat) } }, el("span", {}, initials(seat.name))))] : "Nobody meets it yet"));
       }
       return card;
