@@ -82,6 +82,7 @@ def join(page: Page, server: Server, code: str, name: str) -> None:
     page.wait_for_selector("#seat-screen:not([hidden])")
 
 
+@pytest.mark.timeout(420)  # a whole game through the real pages; generous for a loaded machine
 def test_three_players_two_phones_and_a_bot_play_to_the_end(
     browser: Browser, server: Server, screenshots: Path | None
 ) -> None:
@@ -155,7 +156,7 @@ def test_three_players_two_phones_and_a_bot_play_to_the_end(
             shoot(table, screenshots, f"table-{name}", taken)
 
     while phase(phones[0]) != "over" or phase(phones[1]) != "over":
-        assert time.monotonic() - started < 150, "the game took too long"
+        assert time.monotonic() - started < 360, "the game took too long"
         moved = False
         for i, phone in enumerate(phones):
             p = phase(phone)
@@ -196,6 +197,7 @@ def test_three_players_two_phones_and_a_bot_play_to_the_end(
         page.context.close()
 
 
+@pytest.mark.timeout(300)
 def test_a_solo_game_on_one_laptop_screen(
     browser: Browser, server: Server, screenshots: Path | None
 ) -> None:
@@ -210,7 +212,7 @@ def test_a_solo_game_on_one_laptop_screen(
     turn = 0
     drew = claimed = False
     while phase(page) != "over":
-        assert time.monotonic() - started < 90, "the solo game took too long"
+        assert time.monotonic() - started < 240, "the solo game took too long"
         p = phase(page)
         if p == "turn":
             turn += 1
