@@ -88,7 +88,14 @@ function closed(closeCode) {
 }
 
 function showError(message) {
-  if (message.code === "action/stale") { retry = true; return; } // the newest state is on its way
+  // Stale: the server had moved on when our vote arrived. If we already hold a newer state than the
+  // one we voted on, look at it now (render sends the vote again if it still stands); otherwise the
+  // newer state is on its way and its arrival does the same.
+  if (message.code === "action/stale") {
+    retry = true;
+    if (last && wish && last.version > wish.version) render(last);
+    return;
+  }
   wish = null;
   $("#error").textContent = message.message;
   if (last) render(last);
@@ -99,7 +106,7 @@ function showError(message) {
 function send(action) {
   if (!last?.view) return;
   $("#error").textContent = "";
-  wish = { ...action, key: phaseKey(last.view) };
+  wish = { ...action, key: phaseKey(last.view), version: last.version };
   live.act(action);
   render(last);
 }
@@ -141,7 +148,7 @@ function render(state) {
   }
   if (wish && (wish.key !== phaseKey(view))) wish = null;
   if (wish && view.my_vote === wish.card) wish = null;
-  if (retry && wish) { retry = false; const { type, card } = wish; live.act({ type, card }); }
+  if (retry && wish) { retry = false; wish.version = state.version; const { type, card } = wish; live.act({ type, card }); }
   retry = false;
 
   $("#points").replaceChildren(view.variant === "competitive"

@@ -78,7 +78,14 @@ async function enter() {
 }
 
 function showError(message) {
-  if (message.code === "action/stale") { retry = true; return; }
+  // Stale: the server had moved on when our choice arrived. If we already hold a newer state than
+  // the one we chose on, look at it now (render sends the choice again if it still stands);
+  // otherwise the newer state is on its way and its arrival does the same.
+  if (message.code === "action/stale") {
+    retry = true;
+    if (last && wish && last.version > wish.version) render(last);
+    return;
+  }
   wish = null;
   $("#error").textContent = message.message;
   if (last) render(last);
@@ -88,7 +95,7 @@ function send(action) {
   if (!last?.view) return;
   $("#error").textContent = "";
   chooser = null;
-  wish = { action, key: phaseKey(last.view), legal: JSON.stringify(last.legal_actions) };
+  wish = { action, key: phaseKey(last.view), legal: JSON.stringify(last.legal_actions), version: last.version };
   live.act(action);
   render(last);
 }
@@ -193,7 +200,7 @@ function render(state) {
   // The choice we sent is seen once the phase moves on, our legal actions change, or it is pending.
   if (wish && (wish.key !== phaseKey(view) || wish.legal !== JSON.stringify(state.legal_actions))) wish = null;
   if (wish && you.pending !== null && wish.action.card === you.pending) wish = null;
-  if (retry && wish) { retry = false; live.act(wish.action); }
+  if (retry && wish) { retry = false; wish.version = state.version; live.act(wish.action); }
   retry = false;
   if (chooser && !state.legal_actions.some((a) => keyOf(a) === chooser.key)) chooser = null;
 
