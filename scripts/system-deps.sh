@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the system packages the test suite needs when they are missing (CI starts from a fresh
-# machine). Nothing is needed yet beyond Python; browser and Redis arrive with the issues that use them.
+# Installs the Debian packages named as arguments when they are missing (CI starts from a fresh
+# machine): `make test` asks for chromium, which the browser tests drive. The real music of the
+# library tests is fetched separately, by scripts/test-music.sh.
 set -euo pipefail
 needed=()
 for pkg in "$@"; do
