@@ -284,3 +284,29 @@ def test_bots_at_the_table_hear_the_song_and_see_the_sleeves(tmp_path: Path) -> 
     assert Senses(jukebox, builtin_set()).for_view(external, view)["heard"] is None
     bot = game.agent("listener", 1)
     assert bot.choose({**view, "senses": sensed}, game.legal_actions(game.new_state(3, 4, {}), 0))
+
+
+def test_a_custom_sleeve_pack_joins_the_deck(
+    make_client: Callable[..., TestClient], tmp_path: Path
+) -> None:
+    from PIL import Image
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    for index, colour in enumerate(("red", "teal", "gold")):
+        Image.new("RGB", (300, 200), colour).save(pack / f"photo-{index}.png")
+    (pack / "broken.jpg").write_bytes(b"not a picture")
+    (pack / "manifest.toml").write_text(
+        'mode = "join"\n[[sleeve]]\nfile = "photo-0.png"\n'
+        'title = "Red Summer"\nartist = "Aunt Jo"\n'
+    )
+    client = make_client(sleeves_dir=pack)
+    sleeves = client.get("/api/sleeves").json()
+    assert len(sleeves) == 103
+    ours = {s["id"]: s for s in sleeves if s["id"] >= 1001}
+    assert ours[1001]["title"] == "Red Summer" and ours[1001]["artist"] == "Aunt Jo"
+    picture = client.get("/api/sleeves/1001")
+    assert picture.headers["content-type"] == "image/png"
+    assert picture.content[:8] == b"\x89PNG\r\n\x1a\n"
+    code, _, _ = new_room(client, "disc-cover", 3)
+    assert set(ours) <= set(client.get(f"/api/rooms/{code}").json()["options"]["sleeves"])
