@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import time
 import urllib.request
 from pathlib import Path
@@ -28,6 +29,10 @@ def context(browser: Browser, viewport: dict[str, int], init: str = "") -> Brows
     if init:
         ctx.add_init_script(init)
     return ctx
+
+
+# A whole 3-player game normally takes one to two minutes; generous for a loaded machine.
+GAME_SECONDS = float(os.environ.get("RECORDROOM_GAME_SECONDS", "360"))
 
 
 def version(page: Page) -> int:
@@ -155,8 +160,24 @@ def test_three_players_two_phones_and_a_bot_play_to_the_end(
         if name != "bonus":
             shoot(table, screenshots, f"table-{name}", taken)
 
+    def stuck() -> str:
+        """What each phone shows and what the server holds, for a failure message."""
+        info = get(server, f"/api/rooms/{code}")
+        lines = [f"server: version {info['version']}, status {info['status']}"]
+        for i, phone in enumerate(phones):
+            acts = phone.locator("[data-act]:visible").evaluate_all(
+                "(nodes) => nodes.map((n) => n.dataset.act)"
+            )
+            lines.append(
+                f"phone {i}: version {version(phone)}, phase {phase(phone)}, acts {acts}, "
+                f"to act {phone.evaluate('document.body.dataset.toAct')}, "
+                f"error {phone.inner_text('#error')!r}, link hidden "
+                f"{phone.locator('#link').is_hidden()}"
+            )
+        return "\n".join(lines)
+
     while phase(phones[0]) != "over" or phase(phones[1]) != "over":
-        assert time.monotonic() - started < 360, "the game took too long"
+        assert time.monotonic() - started < GAME_SECONDS, f"the game took too long:\n{stuck()}"
         moved = False
         for i, phone in enumerate(phones):
             p = phase(phone)

@@ -61,7 +61,9 @@ function enter() {
     onError: showError,
     onAgain: playAgain,
     onClosed: closed,
-    onLink: (up) => { $("#link").hidden = up; },
+    // Back online: a choice sent while the link was down never arrived; the state that comes
+    // with the new connection sends it again if it still stands.
+    onLink: (up) => { $("#link").hidden = up; if (up && wish) retry = true; },
   });
 }
 
@@ -107,7 +109,7 @@ function send(action) {
   if (!last?.view) return;
   $("#error").textContent = "";
   wish = { ...action, key: phaseKey(last.view), version: last.version };
-  live.act(action);
+  if (!live.act(action)) retry = true; // offline: sent again when the link is back
   render(last);
 }
 

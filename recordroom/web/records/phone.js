@@ -73,7 +73,9 @@ async function enter() {
       tokens.dropSeat(code);
       showJoin(closeCode === 4000 ? "The table removed your seat. Join again?" : closeCode === 4404 ? `Room ${code} is gone.` : "That seat is no longer yours. Join again?");
     },
-    onLink: (up) => { $("#link").hidden = up; },
+    // Back online: a choice sent while the link was down never arrived; the state that comes
+    // with the new connection sends it again if it still stands.
+    onLink: (up) => { $("#link").hidden = up; if (up && wish) retry = true; },
   });
 }
 
@@ -96,7 +98,7 @@ function send(action) {
   $("#error").textContent = "";
   chooser = null;
   wish = { action, key: phaseKey(last.view), legal: JSON.stringify(last.legal_actions), version: last.version };
-  live.act(action);
+  if (!live.act(action)) retry = true; // offline: sent again when the link is back
   render(last);
 }
 
