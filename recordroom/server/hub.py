@@ -117,8 +117,9 @@ class Hub:
             seed=new_seed(),
             host_token=old.host_token,
             store=self.store,
-            seats=[SeatSlot(s.name, s.token, s.bot) for s in old.seats],
+            seats=[SeatSlot(s.name, s.token, s.bot, level=s.level) for s in old.seats],
             jukebox=self.jukebox,
+            settings=dict(old.settings),
         )
         if old.music is not None and self.jukebox is not None:
             room.music = RoomMusic.build(self.jukebox, old.music.settings, room.seed)

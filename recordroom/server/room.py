@@ -55,10 +55,12 @@ class SeatSlot:
     token: str | None
     bot: bool
     connections: int = 0
+    level: str | None = None
+    """The bot level of the seat (None: the game's default bot)."""
 
     def record(self) -> SeatRecord:
         """The seat as stored."""
-        return SeatRecord(self.name, self.token, self.bot)
+        return SeatRecord(self.name, self.token, self.bot, self.level)
 
 
 @dataclass
@@ -81,6 +83,8 @@ class Room:
     on_change: Callable[[Room], None] | None = None
     music: RoomMusic | None = None
     jukebox: Jukebox | None = None
+    settings: JSONDict = field(default_factory=dict)
+    """Room-level settings (such as the vote timer), kept in the store."""
     _seat_legal: list[tuple[Action, ...] | None] = field(default_factory=list)
     _seat_changed_at: list[int] = field(default_factory=list)
 
@@ -100,8 +104,9 @@ class Room:
             host_token=record.host_token,
             store=store,
             status="lobby",
-            seats=[SeatSlot(s.name, s.token, s.bot) for s in record.seats],
+            seats=[SeatSlot(s.name, s.token, s.bot, level=s.level) for s in record.seats],
             jukebox=jukebox,
+            settings=dict(record.settings),
         )
         if record.music is not None and jukebox is not None:
             settings = MusicSettings.model_validate(record.music["settings"])
@@ -128,6 +133,7 @@ class Room:
             status=self.status,
             seats=[s.record() for s in self.seats],
             music=self.music.stored() if self.music else None,
+            settings=dict(self.settings),
         )
 
     # -- who is who -------------------------------------------------------------------------

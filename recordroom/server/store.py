@@ -33,6 +33,8 @@ class SeatRecord:
     name: str
     token: str | None
     bot: bool
+    level: str | None = None
+    """The bot level the seat plays at when a bot plays it (None: the game's default bot)."""
 
 
 @dataclass
@@ -50,6 +52,8 @@ class RoomRecord:
     result: JSONDict | None = None
     music: JSONDict | None = None
     """The room's music settings and skips, for a game with music."""
+    settings: JSONDict = field(default_factory=dict)
+    """Room-level settings (such as the vote timer); empty when none were set."""
 
 
 class Store(Protocol):
@@ -77,6 +81,10 @@ class Store(Protocol):
 
     def set_music(self, code: str, music: JSONDict | None) -> None:
         """Replaces the room's music settings and skips."""
+        ...
+
+    def set_settings(self, code: str, settings: JSONDict) -> None:
+        """Replaces the room's room-level settings."""
         ...
 
     def load_rooms(self) -> Iterator[RoomRecord]:
@@ -133,6 +141,11 @@ class SqliteStore:
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(rooms)")}
         if "music" not in columns:  # a data folder from before rooms had music
             self._db.execute("ALTER TABLE rooms ADD COLUMN music TEXT")
+        if "settings" not in columns:  # a data folder from before rooms had settings
+            self._db.execute("ALTER TABLE rooms ADD COLUMN settings TEXT")
+        seat_columns = {row[1] for row in self._db.execute("PRAGMA table_info(seats)")}
+        if "level" not in seat_columns:  # a data folder from before bot levels were kept
+            self._db.execute("ALTER TABLE seats ADD COLUMN level TEXT")
 
     def _write(self, sql: str, *rows: tuple[Any, ...]) -> None:
         self._db.execute("BEGIN IMMEDIATE")
@@ -148,7 +161,7 @@ class SqliteStore:
         """Stores a new room."""
         self._write(
             "INSERT INTO rooms (code, game, options, seed, host_token, status, result, created, "
-            "music) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "music, settings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 room.code,
                 room.game,
@@ -159,6 +172,7 @@ class SqliteStore:
                 None,
                 time.time(),
                 None if room.music is None else json.dumps(room.music),
+                json.dumps(room.settings) if room.settings else None,
             ),
         )
 
@@ -173,8 +187,8 @@ class SqliteStore:
         try:
             self._db.execute("DELETE FROM seats WHERE code = ?", (code,))
             self._db.executemany(
-                "INSERT INTO seats VALUES (?, ?, ?, ?, ?)",
-                [(code, i, s.name, s.token, int(s.bot)) for i, s in enumerate(seats)],
+                "INSERT INTO seats (code, seat, name, token, bot, level) VALUES (?, ?, ?, ?, ?, ?)",
+                [(code, i, s.name, s.token, int(s.bot), s.level) for i, s in enumerate(seats)],
             )
         except BaseException:
             self._db.execute("ROLLBACK")
@@ -202,17 +216,25 @@ class SqliteStore:
             (None if music is None else json.dumps(music), code),
         )
 
+    def set_settings(self, code: str, settings: JSONDict) -> None:
+        """Replaces the room's room-level settings."""
+        self._write(
+            "UPDATE rooms SET settings = ? WHERE code = ?",
+            (json.dumps(settings) if settings else None, code),
+        )
+
     def load_rooms(self) -> Iterator[RoomRecord]:
         """Every room, oldest first, with seats and its log in order."""
         rooms = self._db.execute(
-            "SELECT code, game, options, seed, host_token, status, result, music FROM rooms "
-            "ORDER BY created"
+            "SELECT code, game, options, seed, host_token, status, result, music, settings "
+            "FROM rooms ORDER BY created"
         ).fetchall()
-        for code, game, options, seed, host_token, status, result, music in rooms:
+        for code, game, options, seed, host_token, status, result, music, settings in rooms:
             seats = [
-                SeatRecord(name, token, bool(bot))
-                for name, token, bot in self._db.execute(
-                    "SELECT name, token, bot FROM seats WHERE code = ? ORDER BY seat", (code,)
+                SeatRecord(name, token, bool(bot), level)
+                for name, token, bot, level in self._db.execute(
+                    "SELECT name, token, bot, level FROM seats WHERE code = ? ORDER BY seat",
+                    (code,),
                 )
             ]
             log = [
@@ -232,6 +254,7 @@ class SqliteStore:
                 log=log,
                 result=None if result is None else json.loads(result),
                 music=None if music is None else json.loads(music),
+                settings={} if settings is None else json.loads(settings),
             )
 
     def close(self) -> None:

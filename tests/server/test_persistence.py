@@ -9,6 +9,7 @@ from typing import Any
 from recordroom.engine.game import Action
 from recordroom.engine.playout import replay
 from recordroom.server.app import DB_NAME
+from recordroom.server.room import Room
 from recordroom.server.store import SqliteStore
 
 from .helpers import TOY, TOY_NAME, Socket, TestClient, host, new_room
@@ -124,3 +125,46 @@ def test_store_round_trip(tmp_path: Path) -> None:
     assert room.seats[1] == SeatRecord("Bot 2", None, True)
     assert room.log == [{"seat": 1, "action": {"type": "bid", "card": 1001}}]
     assert room.status == "playing"
+
+
+def test_seat_levels_and_room_settings_round_trip(tmp_path: Path) -> None:
+    from recordroom.server.store import RoomRecord, SeatRecord
+
+    store = SqliteStore(tmp_path / "rooms.sqlite3")
+    store.create_room(RoomRecord("ACDE", TOY_NAME, {}, 7, "host", settings={"vote_timer": 30}))
+    store.create_room(RoomRecord("BCDE", TOY_NAME, {}, 8, "host"))
+    store.save_seats(
+        "ACDE", [SeatRecord("Ann", "t0", False), SeatRecord("Bot", None, True, "hard")]
+    )
+    store.set_settings("BCDE", {"vote_timer": 10})
+    store.close()
+    rooms = {r.code: r for r in SqliteStore(tmp_path / "rooms.sqlite3").load_rooms()}
+    first, second = rooms["ACDE"], rooms["BCDE"]
+    assert first.seats == [
+        SeatRecord("Ann", "t0", False, None),
+        SeatRecord("Bot", None, True, "hard"),
+    ]
+    assert first.settings == {"vote_timer": 30}
+    assert second.settings == {"vote_timer": 10}
+    # The room in memory carries both through, back to the record it would store.
+    room = Room.from_record(first, TOY, store)
+    assert room.seats[1].level == "hard" and room.settings == {"vote_timer": 30}
+    assert room.record().seats == first.seats and room.record().settings == first.settings
+
+
+def test_a_database_from_before_levels_and_settings_gains_the_columns(tmp_path: Path) -> None:
+    path = tmp_path / "rooms.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.executescript(
+            "CREATE TABLE rooms (code TEXT PRIMARY KEY, game TEXT NOT NULL, options TEXT NOT NULL,"
+            " seed INTEGER NOT NULL, host_token TEXT NOT NULL, status TEXT NOT NULL, result TEXT,"
+            " created REAL NOT NULL, music TEXT);"
+            "CREATE TABLE seats (code TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,"
+            " token TEXT, bot INTEGER NOT NULL, PRIMARY KEY (code, seat));"
+            f"INSERT INTO rooms VALUES ('ACDE', '{TOY_NAME}', '{{}}', 7, 'h', 'lobby', NULL, 1,"
+            " NULL);"
+            "INSERT INTO seats VALUES ('ACDE', 0, 'Ann', 't0', 0);"
+        )
+    (room,) = SqliteStore(path).load_rooms()
+    assert room.settings == {}
+    assert room.seats[0].level is None
