@@ -138,6 +138,7 @@ class Playout:
         assert [game.view(loaded, None), game.view(loaded, seat)] == views, "loaded views differ"
         assert json_round_trip(views) == views, "views are not JSON-safe"
 
+        assert game.returns(state) == (0.0,) * players, "returns before the end are not zeros"
         self.check_bad_input(state, saved)
         if len(active) >= 2:
             self.check_commit_orders(state)
@@ -216,6 +217,24 @@ class Playout:
             else:
                 assert views == seen, f"seat {chooser}'s pending choice leaks into another view"
 
+    def check_returns(self, state: Any, result: dict[str, Any]) -> None:
+        """One float per seat in [0, 1], deterministic, and in step with the result's winners."""
+        game = self.game
+        returns = game.returns(state)
+        assert isinstance(returns, tuple) and len(returns) == self.players
+        assert all(isinstance(r, float) and 0.0 <= r <= 1.0 for r in returns), returns
+        assert game.returns(game.loads(game.dumps(state))) == returns
+        winners = result.get("winners")
+        if isinstance(winners, list) and self.players > 1:
+            best = max(returns)
+            assert {s for s, r in enumerate(returns) if r == best} <= set(winners), (
+                f"a seat that did not win has the best return: {returns}, winners {winners}"
+            )
+            losers = [returns[s] for s in range(self.players) if s not in winners]
+            assert all(r < min(returns[w] for w in winners) for r in losers), returns
+        elif self.players > 1:
+            assert len(set(returns)) == 1, "a cooperative game gives seats different returns"
+
     def check_over(self, state: Any, log: list[dict[str, Any]]) -> None:
         game = self.game
         assert state.active == frozenset(), "a finished game has active seats"
@@ -223,6 +242,7 @@ class Playout:
             assert game.legal_actions(state, seat) == ()
         result = game.result(state)
         assert json_round_trip(result) == result, "result is not JSON-safe"
+        self.check_returns(state, result)
         if self.seen_actions:
             with pytest.raises(GameOver):
                 game.apply(state, 0, self.seen_actions[0])

@@ -6,7 +6,7 @@ any agent takes to decide. Games build their levels (easy, normal, hard) from th
 heuristics; see docs/bots.md.
 """
 
-from recordroom.bots.ismcts import ISMCTSAgent, action_key, result_rewards
+from recordroom.bots.ismcts import ISMCTSAgent, action_key
 from recordroom.bots.timing import TimedAgent
 
-__all__ = ["ISMCTSAgent", "TimedAgent", "action_key", "result_rewards"]
+__all__ = ["ISMCTSAgent", "TimedAgent", "action_key"]

@@ -11,7 +11,8 @@ view and legal actions, as every agent is. Each iteration of the search
    exploration term counts the visits in which it *could* have been chosen, not all visits);
 3. adds one new node, plays the rest of the game with a rollout policy (uniformly random unless
    given) or stops after ``rollout_depth`` decisions and asks an evaluator;
-4. backs the rewards up, each node scoring the reward of the seat that acted into it.
+4. backs the rewards up, each node scoring the reward of the seat that acted into it; a finished
+   game's rewards are the contract's ``game.returns(state)`` (each in [0, 1]).
 
 Simultaneous choices are sequenced: when the searching seat is active it chooses first (its choice
 cannot depend on choices it would not see), then the other active seats in seat order. The tree
@@ -51,33 +52,6 @@ def _hashable(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(_hashable(v) for v in value)
     return value
-
-
-def result_rewards(result: JSONDict, players: int) -> list[float]:
-    """Rewards in [0, 1] read from a result: a win (shared wins split) and the score margin.
-
-    Competitive results name ``winners`` and list ``scores`` or ``points``: the reward is 0.8 for
-    a sole win (split among tied winners) plus 0.2 times where the seat's score lies between the
-    lowest and highest. A cooperative result with one ``score`` gives every seat the same reward,
-    rising with the score.
-    """
-    winners = result.get("winners")
-    scores = result.get("scores", result.get("points"))
-    if isinstance(winners, list):
-        rewards = [0.0] * players
-        for seat in winners:
-            rewards[seat] = 0.8 / len(winners)
-        if isinstance(scores, list) and len(scores) == players:
-            low, high = min(scores), max(scores)
-            if high > low:
-                for seat, value in enumerate(scores):
-                    rewards[seat] += 0.2 * (value - low) / (high - low)
-        return rewards
-    score = result.get("score")
-    if isinstance(score, int | float):
-        value = 1.0 - 1.0 / (1.0 + max(0.0, float(score)) / players)
-        return [value] * players
-    return [0.0] * players
 
 
 class _Node:
@@ -224,4 +198,4 @@ class ISMCTSAgent:
             steps += 1
         if self.evaluate is not None:
             return self.evaluate(state)
-        return result_rewards(game.result(state), game.players_of(state))
+        return game.returns(state)

@@ -9,6 +9,7 @@ states::
     state = game.apply(state, seat, action)   # a new state; raises IllegalAction & co.
     game.view(state, seat)              # what that seat may know; seat=None: the public table
     game.is_over(state); game.result(state)
+    game.returns(state)                 # one float per seat: zeros until over (see below)
     game.dumps(state); game.loads(text)
 
 Simultaneous choices (votes, draft picks) are a set of active seats. A seat that has chosen leaves
@@ -18,6 +19,11 @@ outside ``active`` may act). Every draw of chance comes from the seeded RNG kept
 ``(options, seed, action log)`` replays exactly (see :mod:`recordroom.engine.playout`).
 
 Actions returned by ``legal_actions`` may be shared between calls: treat them as read-only.
+
+``returns`` is the outcome as numbers, the one thing search bots, learning environments and
+reports read (OpenSpiel's ``returns``): a tuple with one float per seat, all zeros while the game
+goes on, every value in [0, 1] once it is over. Each game documents its definition; the
+competitive ones use :func:`win_share_returns`.
 
 One optional method serves search bots (:mod:`recordroom.bots`)::
 
@@ -31,7 +37,7 @@ offers it matches :class:`Determinizing`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
 
@@ -88,6 +94,10 @@ class Game(Protocol):
 
     def result(self, state: Any) -> JSONDict: ...
 
+    def returns(self, state: Any) -> tuple[float, ...]:
+        """One float per seat in [0, 1]: zeros until the game is over (module docstring)."""
+        ...
+
     def dumps(self, state: Any) -> str: ...
 
     def loads(self, text: str) -> Any: ...
@@ -107,6 +117,29 @@ class Game(Protocol):
     def agent(self, kind: str, seed: int = 0) -> Agent:
         """A new agent of that kind (one of ``info.agent_kinds``); ``KeyError`` otherwise."""
         ...
+
+
+WIN_WEIGHT = 0.8
+"""In :func:`win_share_returns`, the part of a return that the win gives (the rest: the margin)."""
+
+
+def win_share_returns(scores: Sequence[float], winners: Sequence[int]) -> tuple[float, ...]:
+    """Returns of a competitive game: a win and where the seat's score lies.
+
+    Seat ``i`` gets ``0.8 / len(winners)`` if it is one of the winners (a shared first place
+    splits the win) plus ``0.2 * (scores[i] - low) / (high - low)``, ``low`` and ``high`` the lowest
+    and highest scores (nothing when all scores are equal). Every value is in [0, 1]; a sole winner
+    with the highest score gets 1, the lowest scorer who did not win gets 0.
+    """
+    players = len(scores)
+    out = [0.0] * players
+    for seat in winners:
+        out[seat] = WIN_WEIGHT / len(winners)
+    low, high = min(scores), max(scores)
+    if high > low:
+        for seat, value in enumerate(scores):
+            out[seat] += (1.0 - WIN_WEIGHT) * (value - low) / (high - low)
+    return tuple(out)
 
 
 @runtime_checkable

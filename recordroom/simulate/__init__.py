@@ -24,6 +24,8 @@ class Played:
     result: dict[str, Any]
     log: tuple[LogEntry, ...]
     final_view: dict[str, Any]
+    returns: tuple[float, ...] = ()
+    """The contract's ``game.returns`` of the final state, one float per seat."""
 
 
 def play_game(
@@ -47,7 +49,7 @@ def play_game(
         action = agents[seat].choose(game.view(state, seat), legal)
         state = game.apply(state, seat, action)
         log.append(LogEntry(seat, action))
-    return Played(seed, game.result(state), tuple(log), game.view(state, None))
+    return Played(seed, game.result(state), tuple(log), game.view(state, None), game.returns(state))
 
 
 def play_many(

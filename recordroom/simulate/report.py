@@ -3,7 +3,9 @@
 ``results.json`` holds the command's settings, the summary figures and every game's result.
 The plots (matplotlib, Agg backend, no display needed):
 
-- ``scores.png``: the score distribution of each agent (cooperative Disc Cover: the team score);
+``results.json`` also gives each game's ``returns`` (the contract's ``game.returns``, one per seat).
+
+- ``returns.png``: the distribution of each agent's returns (``game.returns``, 0 to 1);
 - ``areas.png``: mean points by scoring area, per agent (Records);
 - ``length.png``: game length (Records: weeks, or turns in solo; Disc Cover: decisions);
 - ``end.png``: how games ended (Records: end triggers; Disc Cover: tiers, or sole and shared wins);
@@ -25,16 +27,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # after the backend is chosen
 
 
-def agent_scores(outcomes: Sequence[dict[str, Any]]) -> dict[str, list[float]]:
-    """Each agent spec's scores over all its seats and games."""
+def agent_returns(outcomes: Sequence[dict[str, Any]]) -> dict[str, list[float]]:
+    """Each agent spec's returns (the contract's ``game.returns``) over all its seats and games."""
     out: dict[str, list[float]] = {}
     for o in outcomes:
-        result = o["result"]
-        scores = result.get("scores", result.get("points"))
-        if scores is None:
-            out.setdefault("team", []).append(result["score"])
-            continue
-        for spec, value in zip(o["agents"], scores, strict=True):
+        for spec, value in zip(o["agents"], o["returns"], strict=True):
             out.setdefault(spec, []).append(value)
     return out
 
@@ -67,7 +64,13 @@ def write(
         "settings": settings,
         "summary": summary,
         "games": [
-            {"seed": o["seed"], "agents": o["agents"], "decisions": o["decisions"], **o["result"]}
+            {
+                "seed": o["seed"],
+                "agents": o["agents"],
+                "decisions": o["decisions"],
+                "returns": o["returns"],
+                **o["result"],
+            }
             for o in outcomes
         ],
     }
@@ -77,11 +80,11 @@ def write(
     title = f"{settings['title']}, {len(outcomes)} games"
 
     fig, ax = plt.subplots(figsize=(7, 4))
-    for spec, values in sorted(agent_scores(outcomes).items()):
-        ax.hist(values, bins=30, alpha=0.55, label=spec)
-    ax.set(title=f"Scores\n{title}", xlabel="score", ylabel="seats")
+    for spec, values in sorted(agent_returns(outcomes).items()):
+        ax.hist(values, bins=30, range=(0.0, 1.0), alpha=0.55, label=spec)
+    ax.set(title=f"Returns (game.returns, 0 to 1)\n{title}", xlabel="return", ylabel="seats")
     ax.legend()
-    written.append(_save(fig, out / "scores.png"))
+    written.append(_save(fig, out / "returns.png"))
 
     if game == "records":
         areas: dict[str, Counter[str]] = {}

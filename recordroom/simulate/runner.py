@@ -64,7 +64,7 @@ def make_agent(game: Game, spec: str, seed: int, job: Job) -> Agent:
 
 
 def play_job(job: Job) -> dict[str, Any]:
-    """Plays one job; its result, the agents, the number of decisions and each seat's times."""
+    """Plays one job: its result, returns, agents, number of decisions and each seat's times."""
     game = load(job.game)
     timed = [
         TimedAgent(make_agent(game, spec, job.seed * 101 + seat, job))
@@ -75,6 +75,7 @@ def play_job(job: Job) -> dict[str, Any]:
         "seed": job.seed,
         "agents": list(job.agents),
         "result": played.result,
+        "returns": list(played.returns),
         "decisions": len(played.log),
         "times": [agent.times for agent in timed],
     }

@@ -24,7 +24,7 @@ def test_records_mix_is_the_same_for_any_number_of_workers(tmp_path: Path) -> No
     two = run(tmp_path, "two", *flags, "--workers", "2")
     assert one == two
     assert one["settings"]["agents"] == ["greedy", "ismcts", "random"]  # type: ignore[index]
-    for plot in ("scores", "areas", "length", "end", "win_rate"):
+    for plot in ("returns", "areas", "length", "end", "win_rate"):
         assert (tmp_path / "one" / f"{plot}.png").read_bytes()[:4] == b"\x89PNG"
 
 
@@ -37,7 +37,10 @@ def test_disc_cover_keeps_its_flags_and_writes_plots(tmp_path: Path, variant: st
         "--players", "4", "--variant", variant, "--games", "6", "--seed", "2", "--workers", "1",
     )  # fmt: skip
     assert len(data["games"]) == 6  # type: ignore[arg-type]
-    assert (tmp_path / variant / "scores.png").exists()
+    assert (tmp_path / variant / "returns.png").exists()
+    for played in data["games"]:  # type: ignore[union-attr]
+        assert len(played["returns"]) == 4
+        assert all(0.0 <= value <= 1.0 for value in played["returns"])
 
 
 def test_old_records_flags_still_work(capsys: pytest.CaptureFixture[str]) -> None:

@@ -19,10 +19,10 @@ from typing import Any
 
 from recordroom.engine.agents import Agent, RandomAgent
 from recordroom.engine.errors import IllegalAction
-from recordroom.engine.game import Action, GameInfo
+from recordroom.engine.game import Action, GameInfo, win_share_returns
 from recordroom.games.disc_cover import rules, views
 from recordroom.games.disc_cover.bots import LEVELS, ListeningAgent, Personality
-from recordroom.games.disc_cover.state import DiscCoverState, Phase
+from recordroom.games.disc_cover.state import TURNS, DiscCoverState, Phase
 
 
 class DiscCover:
@@ -70,6 +70,19 @@ class DiscCover:
                 f"{state.turn + 1}"
             )
         return views.result(state)
+
+    def returns(self, state: DiscCoverState) -> tuple[float, ...]:
+        """Zeros until over. Cooperative: every seat gets the team's share of the most it could
+        score (score / (9 turns x players)). Competitive: the win share and points margin of
+        :func:`~recordroom.engine.game.win_share_returns`."""
+        players = state.setup.players
+        if state.phase is not Phase.OVER:
+            return (0.0,) * players
+        if state.setup.competitive:
+            best = max(state.points)
+            winners = [seat for seat, p in enumerate(state.points) if p == best]
+            return win_share_returns(state.points, winners)
+        return (state.score / (TURNS * players),) * players
 
     def dumps(self, state: DiscCoverState) -> str:
         """The state as JSON text."""

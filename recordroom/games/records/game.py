@@ -19,7 +19,7 @@ from recordroom.engine.errors import (
     MalformedAction,
     NotYourTurn,
 )
-from recordroom.engine.game import Action, GameInfo, JSONDict, Seat
+from recordroom.engine.game import Action, GameInfo, JSONDict, Seat, win_share_returns
 from recordroom.engine.rng import seed_state, shuffled
 from recordroom.games.records import board as bd
 from recordroom.games.records import flow
@@ -181,6 +181,22 @@ class RecordsGame:
         if state.players == 1:
             out["rank"] = solo_rank(scores[0])
         return out
+
+    def returns(self, state: State) -> tuple[float, ...]:
+        """Zeros until over; then solo: score / 100; else the win share and score margin.
+
+        With two or more players: :func:`~recordroom.engine.game.win_share_returns` of the scores
+        and the winners of :meth:`result` (0.8 split among the winners, 0.2 by where the score lies
+        between the lowest and highest). Solo: the score over 100 (the chart's top rank is 80),
+        clipped to [0, 1].
+        """
+        if state.phase != "over":
+            return (0.0,) * state.players
+        result = self.result(state)
+        scores = result["scores"]
+        if state.players == 1:
+            return (min(1.0, max(0.0, scores[0] / 100)),)
+        return win_share_returns(scores, result["winners"])
 
     def dumps(self, state: State) -> str:
         """Exact JSON text of the state."""

@@ -17,7 +17,7 @@ import math
 import random
 from typing import Any
 
-from recordroom.bots.ismcts import ISMCTSAgent, result_rewards
+from recordroom.bots.ismcts import ISMCTSAgent
 from recordroom.engine.agents import Agent
 from recordroom.engine.game import Action, Game, JSONDict
 from recordroom.games.records.bots import GreedyAgent, value
@@ -67,7 +67,7 @@ def evaluate(state: State) -> list[float]:
     if state.phase == "over":
         from recordroom.games.records.game import GAME
 
-        return result_rewards(GAME.result(state), players)
+        return list(GAME.returns(state))
     ed = load_edition(state.edition)
     values = [value(ed, b) for b in state.boards]
     if players == 1:
