@@ -36,7 +36,7 @@ pytest: $(STAMP)
 ## lock: re-resolve requirements.lock from pyproject.toml (needs network access to the package index)
 lock:
 	$(BIN)/python -m pip install --quiet uv
-	$(BIN)/uv pip compile pyproject.toml --extra dev -o requirements.lock --python-version 3.11
+	$(BIN)/uv pip compile pyproject.toml --extra dev --extra rl -o requirements.lock --python-version 3.11
 
 ## bench: the speed benchmarks (not part of make test)
 bench: $(STAMP)

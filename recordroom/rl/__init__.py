@@ -1,0 +1,50 @@
+"""Record Room for agents and researchers (the ``rl`` extra: ``pip install recordroom[rl]``).
+
+- :func:`aec_env`, :func:`parallel_env`: PettingZoo envs of ``"disc-cover"`` and ``"records"``;
+- :func:`gym_env`: a Gymnasium env of Records solo;
+
+Observations come from a seat's view only, actions are indices in a fixed action space per game
+(:mod:`recordroom.rl.spaces`); docs/rl.md has the layouts and the mapping.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from recordroom.rl.spaces import ActionSpace, Encoder, action_space, encoder
+
+
+def aec_env(
+    game: str, players: int, options: Any = None, seed: int | None = None, **kwargs: Any
+) -> Any:
+    """A PettingZoo ``AECEnv`` (see :mod:`recordroom.rl.envs`)."""
+    from recordroom.rl.envs import aec_env as make
+
+    return make(game, players, options, seed, **kwargs)
+
+
+def parallel_env(
+    game: str, players: int, options: Any = None, seed: int | None = None, **kwargs: Any
+) -> Any:
+    """A PettingZoo ``ParallelEnv`` (see :mod:`recordroom.rl.envs`)."""
+    from recordroom.rl.envs import parallel_env as make
+
+    return make(game, players, options, seed, **kwargs)
+
+
+def gym_env(game: str = "records", options: Any = None, **kwargs: Any) -> Any:
+    """A Gymnasium ``Env`` of Records solo (see :mod:`recordroom.rl.envs`)."""
+    from recordroom.rl.envs import gym_env as make
+
+    return make(game, options, **kwargs)
+
+
+__all__ = [
+    "ActionSpace",
+    "Encoder",
+    "action_space",
+    "aec_env",
+    "encoder",
+    "gym_env",
+    "parallel_env",
+]
