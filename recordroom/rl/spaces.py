@@ -48,6 +48,8 @@ class ActionSpace:
         # The engine hands out shared, read-only action dicts; the same objects are kept here, so
         # most look-ups are by identity (the texts serve any other equal dict).
         self._by_id = {id(a): i for i, a in enumerate(self.actions)}
+        # Other equal dicts met once, kept alive with their index so that their id stays theirs.
+        self._seen: dict[int, tuple[Mapping[str, Any], int]] = {}
 
     @property
     def n(self) -> int:
@@ -59,7 +61,14 @@ class ActionSpace:
         found = self._by_id.get(id(action))
         if found is not None and self.actions[found] is action:
             return found
-        return self._by_text[action_text(action)]
+        seen = self._seen.get(id(action))
+        if seen is not None and seen[0] is action:
+            return seen[1]
+        found = self._by_text[action_text(action)]
+        if len(self._seen) > 50_000:
+            self._seen.clear()
+        self._seen[id(action)] = (action, found)
+        return found
 
     def indices(self, legal: Sequence[Mapping[str, Any]]) -> list[int]:
         """The indices of a tuple of legal actions, in their order."""
@@ -69,7 +78,7 @@ class ActionSpace:
         for action in legal:
             found = by_id.get(id(action))
             if found is None or actions[found] is not action:
-                found = self._by_text[action_text(action)]
+                found = self.index(action)
             out.append(found)
         return out
 
