@@ -2,6 +2,8 @@
 
 - :func:`aec_env`, :func:`parallel_env`: PettingZoo envs of ``"disc-cover"`` and ``"records"``;
 - :func:`gym_env`: a Gymnasium env of Records solo;
+- :func:`openspiel_game`: a ``pyspiel.Game`` of either game;
+- :class:`~recordroom.rl.vector.VectorGames`: many games advanced per call, for fast rollouts;
 
 Observations come from a seat's view only, actions are indices in a fixed action space per game
 (:mod:`recordroom.rl.spaces`); docs/rl.md has the layouts and the mapping.
@@ -39,6 +41,13 @@ def gym_env(game: str = "records", options: Any = None, **kwargs: Any) -> Any:
     return make(game, options, **kwargs)
 
 
+def openspiel_game(game: str, players: int, options: Any = None) -> Any:
+    """A ``pyspiel.Game`` (see :mod:`recordroom.rl.openspiel`)."""
+    from recordroom.rl.openspiel import openspiel_game as make
+
+    return make(game, players, options)
+
+
 __all__ = [
     "ActionSpace",
     "Encoder",
@@ -46,5 +55,6 @@ __all__ = [
     "aec_env",
     "encoder",
     "gym_env",
+    "openspiel_game",
     "parallel_env",
 ]
