@@ -35,6 +35,13 @@ def add_sleeves(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     sleeves_cli.register(commands)
 
 
+def add_train(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``recordroom train records ...``: a learned agent (needs the ``rl`` extra)."""
+    from recordroom.rl import train
+
+    train.register(commands)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole command-line interface."""
     parser = argparse.ArgumentParser(
@@ -49,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_simulate(commands)
     add_serve(commands)
     add_sleeves(commands)
+    add_train(commands)
     return parser
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import socket
 import sys
 from pathlib import Path
@@ -54,6 +55,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--cache-dir",
         type=Path,
         help="where the demo playlist is cached (default: the user's cache folder)",
+    )
+    parser.add_argument(
+        "--learned",
+        type=Path,
+        metavar="PATH",
+        help="a Records checkpoint (recordroom train): bots may then play at level 'learned'",
     )
     parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     parser.add_argument(
@@ -111,6 +118,22 @@ def banner(url: str, data_dir: Path, with_qr: bool) -> str:
     return text
 
 
+def use_learned(path: Path) -> bool:
+    """Checks a learned checkpoint and offers Records bots at level ``learned`` from it."""
+    try:
+        from recordroom.rl.policy import CHECKPOINT_ENV, LearnedAgent
+
+        LearnedAgent(path)
+    except (ImportError, ValueError) as error:
+        sys.stderr.write(f"recordroom serve: error: --learned {path}: {error}\n")
+        return False
+    os.environ[CHECKPOINT_ENV] = str(path)
+    from recordroom.games.records.game import GAME
+
+    GAME.refresh_agent_kinds()
+    return True
+
+
 def run(args: argparse.Namespace) -> int:
     """Starts the server and blocks until it is stopped."""
     import uvicorn
@@ -122,6 +145,8 @@ def run(args: argparse.Namespace) -> int:
         if not folder.is_dir():
             sys.stderr.write(f"recordroom serve: error: --music {folder}: no such folder\n")
             return 2
+    if args.learned is not None and not use_learned(args.learned):
+        return 2
     url = join_url(args.host, args.port)
     try:
         app = create_app(

@@ -8,7 +8,10 @@ leads to the next and docs/records-edition.md for the edition.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from recordroom.engine.agents import Agent, RandomAgent
@@ -55,6 +58,20 @@ class RecordsGame:
         option_sets=({},),
         agent_kinds=("random", "greedy", "easy", "normal", "hard"),
     )
+
+    def __init__(self) -> None:
+        self.refresh_agent_kinds()
+
+    def refresh_agent_kinds(self) -> None:
+        """Offers the ``learned`` kind while ``RECORDROOM_LEARNED`` names a checkpoint file.
+
+        ``recordroom serve --learned PATH`` sets the variable and calls this; the agent is a
+        trained policy (``recordroom train records``, docs/rl.md), loaded from that file.
+        """
+        kinds = RecordsGame.info.agent_kinds
+        if _learned_checkpoint() is not None:
+            kinds = (*kinds, "learned")
+        self.info = replace(RecordsGame.info, agent_kinds=kinds)
 
     # -- contract ----------------------------------------------------------------------------------
 
@@ -233,7 +250,7 @@ class RecordsGame:
         return state.players
 
     def agent(self, kind: str, seed: int = 0) -> Agent:
-        """A ``random`` or ``greedy`` agent, or a level: ``easy``, ``normal``, ``hard``."""
+        """``random``, ``greedy``, a level (``easy``, ``normal``, ``hard``) or ``learned``."""
         if kind == "random":
             return RandomAgent(seed)
         if kind == "greedy":
@@ -244,6 +261,10 @@ class RecordsGame:
             from recordroom.games.records.levels import level_agent
 
             return level_agent(self, kind, seed)
+        if kind == "learned":
+            from recordroom.rl.policy import learned_agent
+
+            return learned_agent(seed)
         raise KeyError(
             f"records: unknown agent kind {kind!r}; kinds: {', '.join(self.info.agent_kinds)}"
         )
@@ -361,6 +382,12 @@ def _mark_actions(ed: Any, acts: Any, board: bd.Board, card_index: int) -> tuple
             seen.add(value)
             spendable.append(m)
     return tuple(acts.crew_mark(slot, m) for slot in slots for m in (-1, *spendable))
+
+
+def _learned_checkpoint() -> Path | None:
+    """The checkpoint file ``RECORDROOM_LEARNED`` names, if it names one."""
+    path = os.environ.get("RECORDROOM_LEARNED")
+    return Path(path) if path and Path(path).is_file() else None
 
 
 def _choice_value(ed: Any, action: Action) -> int:
