@@ -48,6 +48,7 @@ from recordroom.server.protocol import (
     GameOut,
     Joined,
     JoinRoom,
+    MusicSettings,
     PongMessage,
     RoomCreated,
     RoomInfo,
@@ -192,7 +193,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = settings.store or SqliteStore(settings.data_dir / DB_NAME)
         loop = asyncio.get_running_loop()
-        warming = loop.run_in_executor(None, jukebox.catalogue)  # the demo is made on first run
+        warming = loop.run_in_executor(None, jukebox.warm)  # the demo is made on first run
         senses = Senses(jukebox, sleeve_set)
         looking = loop.run_in_executor(None, senses.warm)  # listening bots see the sleeves
         hub = Hub(
@@ -215,6 +216,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             with suppress(Exception):
                 await warming
             senses.stop()
+            jukebox.stop()
             with suppress(Exception):
                 await looking
             if settings.store is None:
@@ -354,8 +356,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/music")
     async def music_catalogue() -> dict[str, Any]:
-        """The music the table can choose from: sources, playlists and themes."""
+        """The music the table can choose from: each source with its themes, and the playlists."""
         return await asyncio.to_thread(jukebox.catalogue)
+
+    @app.post("/api/music/check", responses=errors)
+    async def music_check(body: MusicSettings) -> dict[str, Any]:
+        """Checks music settings as room creation would; says how many tracks and if they repeat."""
+        return await asyncio.to_thread(jukebox.check, body)
 
     @app.get("/api/music/tracks/{track_id}", responses=errors)
     async def stream_track(track_id: str) -> FileResponse:

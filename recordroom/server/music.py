@@ -11,15 +11,21 @@ plays the same track again. Clients only ever see track ids and the streaming UR
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import random
 import threading
+from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from recordroom.games.disc_cover.bots import senses as senses_entry
-from recordroom.media.music.demo import demo_library
+from recordroom.games.disc_cover.state import TURNS
+from recordroom.media.music.cue import cue_point
+from recordroom.media.music.demo import PIECES, demo_library
 from recordroom.media.music.features import AudioError, TrackFeatures, analyse
 from recordroom.media.music.library import Library, Track, scan
 from recordroom.media.music.themes import select, themes
@@ -31,48 +37,99 @@ from recordroom.server.protocol import ErrorCode, MusicSettings
 log = logging.getLogger("recordroom.server")
 
 
+LONG_TRACK = 90.0
+"""Seconds: a longer track starts at its cue point (when the room's ``skip_intro`` is on)."""
+CUE_CACHE = "cues-v1.json"
+"""The file, in the cache folder, that keeps every track's cue point across restarts."""
+SOURCES = ("demo", "library", "playlist", "external")
+
+
 class Jukebox:
-    """Every playable track of the server, loaded once on first use."""
+    """Every playable track of the server.
+
+    The music folders are scanned on first use. The demo playlist is made (synthesised on the
+    first run, read from the cache after) by :meth:`warm`, which the server runs in the background
+    at start; until it is ready the catalogue says how far it got and the folders can be used.
+    Cue points (where a long track's music starts) are found by one background thread, in the
+    order rooms will play them, and kept in memory and in the cache folder.
+    """
 
     def __init__(self, cache_dir: Path, folders: tuple[Path, ...] = ()) -> None:
         self.cache_dir = cache_dir
         self.folders = folders
-        self._lock = threading.Lock()
+        self._demo_lock = threading.Lock()
+        self._library_lock = threading.Lock()
         self._demo: Library | None = None
+        self._demo_progress = (0, len(PIECES))
+        self._demo_error: str | None = None
         self._library: Library | None = None
         self._features: dict[str, TrackFeatures | None] = {}
+        self._cue_lock = threading.Condition()
+        self._cues: dict[str, float] = {}
+        self._cue_queue: deque[str] = deque()
+        self._cue_worker: threading.Thread | None = None
+        self._stopping = threading.Event()
 
-    def _load(self) -> tuple[Library, Library]:
-        with self._lock:
-            if self._demo is None or self._library is None:
-                self._demo = demo_library(self.cache_dir)
+    # -- the two sources -------------------------------------------------------------------------
+
+    def _progress(self, done: int, total: int) -> None:
+        self._demo_progress = (done, total)
+
+    def warm(self) -> None:
+        """Makes the demo playlist (run in the background at start); logs instead of raising."""
+        try:
+            self._demo_library()
+        except (OSError, RuntimeError, ValueError) as error:
+            self._demo_error = str(error)
+            log.error("music: cannot make the demo playlist: %s", error)
+
+    def _demo_library(self) -> Library:
+        """The demo playlist, made now if nobody has made it yet (waits for one being made)."""
+        with self._demo_lock:
+            if self._demo is None:
+                self._demo = demo_library(self.cache_dir, self._progress)
+                self._demo_error = None
+            return self._demo
+
+    def _folders(self) -> Library:
+        with self._library_lock:
+            if self._library is None:
                 self._library = scan(self.folders) if self.folders else Library()
                 for problem in self._library.problems:
                     log.warning("music: skipped %s (%s)", problem.name, problem.reason)
-            return self._demo, self._library
+            return self._library
 
     @property
     def demo(self) -> Library:
-        """The built-in demo playlist."""
-        return self._load()[0]
+        """The built-in demo playlist (waits while it is being made)."""
+        return self._demo_library()
 
     @property
     def library(self) -> Library:
         """The tracks of the music folders (empty without ``--music``)."""
-        return self._load()[1]
+        return self._folders()
+
+    def _ready(self) -> tuple[Library, ...]:
+        """The sources that are ready now, never waiting for the demo."""
+        demo = self._demo
+        return (self._folders(),) if demo is None else (demo, self._folders())
+
+    def _find(self, track_id: str) -> Track | None:
+        for source in self._ready():
+            if isinstance(track_id, str) and track_id in source.tracks:
+                return source.tracks[track_id]
+        return None
 
     def track(self, track_id: str) -> Track:
         """A track of either source; ``ServerError`` (404) for an unknown id."""
-        demo, library = self._load()
-        for source in (demo, library):
-            if isinstance(track_id, str) and track_id in source.tracks:
-                return source.tracks[track_id]
-        raise ServerError(ErrorCode.MUSIC_NOT_FOUND, f"no track with id {track_id!r}", 404)
+        found = self._find(track_id)
+        if found is None:
+            raise ServerError(ErrorCode.MUSIC_NOT_FOUND, f"no track with id {track_id!r}", 404)
+        return found
 
     def path_of(self, track_id: str) -> Path:
         """The file to stream for a track id, checked to be still inside its folder."""
-        demo, library = self._load()
-        for source in (demo, library):
+        for source in self._ready():
             try:
                 return source.path_of(track_id)
             except KeyError:
@@ -89,31 +146,88 @@ class Jukebox:
                 self._features[track_id] = None
         return self._features[track_id]
 
+    # -- what the setup screen offers ------------------------------------------------------------
+
     def catalogue(self) -> dict[str, Any]:
-        """What the setup screen offers: sources, playlists and themes."""
-        demo, library = self._load()
+        """What the setup screen offers: each source with its own themes, and the playlists.
+
+        Never waits for the demo playlist: while it is being made, its entry says so
+        (``ready: false``) with its progress.
+        """
+        library = self._folders()
+        demo = self._demo
+        done, total = self._demo_progress
+        demo_entry: dict[str, Any] = {
+            "id": "demo",
+            "name": "Demo playlist",
+            "tracks": len(demo) if demo is not None else None,
+            "ready": demo is not None,
+            "progress": {"done": total if demo is not None else done, "total": total},
+            "error": self._demo_error,
+            "themes": _themes_json(demo or Library()),
+        }
         return {
             "sources": [
-                {"id": "demo", "name": "Demo playlist", "tracks": len(demo)},
-                {"id": "library", "name": "Music folders", "tracks": len(library)},
+                demo_entry,
+                {
+                    "id": "library",
+                    "name": "Music folders",
+                    "tracks": len(library),
+                    "ready": True,
+                    "themes": _themes_json(library),
+                },
             ],
             "playlists": [
-                {"id": p.id, "name": p.name, "tracks": len(p.track_ids)}
+                {
+                    "id": p.id,
+                    "name": p.name,
+                    "tracks": len(p.track_ids),
+                    "themes": _themes_json(library.tracks[i] for i in p.track_ids),
+                }
                 for p in library.playlists.values()
             ],
-            "themes": [t.to_json() for t in themes([*demo, *library])],
+            "turns": TURNS,
         }
+
+    def check(self, settings: MusicSettings) -> dict[str, Any]:
+        """What a room with these settings would play: the pool's size and any warning.
+
+        ``ServerError`` (``music/invalid``) for settings no room could play, exactly as
+        :meth:`pool` refuses them when the room is created.
+        """
+        if settings.source == "external":
+            return {"tracks": None, "turns": TURNS, "repeats": False, "warning": None}
+        count = len(self.pool(settings))
+        repeats = count < TURNS
+        warning = (
+            f"Only {count} track{'s' if count != 1 else ''} for {TURNS} turns: songs will repeat."
+            if repeats
+            else None
+        )
+        return {"tracks": count, "turns": TURNS, "repeats": repeats, "warning": warning}
 
     def pool(self, settings: MusicSettings) -> tuple[str, ...]:
         """The track ids a room with these settings plays from; ``ServerError`` if none."""
+        if settings.source not in SOURCES:
+            raise ServerError(
+                ErrorCode.MUSIC_INVALID,
+                f"no music source {settings.source!r}; sources: {', '.join(SOURCES)}",
+                422,
+            )
         if settings.source == "external":
             return ()
-        demo, library = self._load()
         if settings.source == "demo":
-            tracks = list(demo)
+            tracks = list(self._demo_library())
         elif settings.source == "library":
-            tracks = list(library)
+            tracks = list(self._folders())
+            if not self.folders:
+                raise ServerError(
+                    ErrorCode.MUSIC_INVALID,
+                    "this server has no music folder (start it with --music DIR)",
+                    422,
+                )
         else:
+            library = self._folders()
             playlist = library.playlists.get(settings.playlist or "")
             if playlist is None:
                 raise ServerError(
@@ -135,6 +249,116 @@ class Jukebox:
             )
         return tuple(dict.fromkeys(t.id for t in tracks))
 
+    # -- cue points ------------------------------------------------------------------------------
+
+    def start_of(self, track: Track, settings: MusicSettings) -> float:
+        """Where a turn starts playing a track, in seconds; never waits.
+
+        0 unless ``skip_intro`` is on and the track is longer than :data:`LONG_TRACK`; then its
+        cue point, moved earlier if needed so that a whole ``length`` still fits before the end.
+        A cue not found yet counts as 0 (and is asked for).
+        """
+        if not settings.skip_intro or track.duration <= LONG_TRACK:
+            return 0.0
+        with self._cue_lock:
+            cue = self._cues.get(track.id)
+        if cue is None:
+            self.prepare((track.id,))
+            return 0.0
+        room = track.duration if settings.play_to_end else track.duration - settings.length
+        return round(max(0.0, min(cue, room)), 1)
+
+    def prepare(self, track_ids: Iterable[str]) -> None:
+        """Finds the cue points of these tracks in the background, in this order."""
+        with self._cue_lock:
+            for track_id in track_ids:
+                track = self._find(track_id)
+                if (
+                    track is None
+                    or track.duration <= LONG_TRACK
+                    or track_id in self._cues
+                    or track_id in self._cue_queue
+                ):
+                    continue
+                self._cue_queue.append(track_id)
+            if self._cue_queue and self._cue_worker is None and not self._stopping.is_set():
+                self._cue_worker = threading.Thread(
+                    target=self._find_cues, name="recordroom-cues", daemon=True
+                )
+                self._cue_worker.start()
+
+    def cue(self, track_id: str) -> float | None:
+        """A track's cue point if it has been found (None before)."""
+        with self._cue_lock:
+            return self._cues.get(track_id)
+
+    def settle(self, timeout: float) -> bool:
+        """Waits until every asked cue point is found; False if the time ran out first."""
+        with self._cue_lock:
+            return self._cue_lock.wait_for(
+                lambda: self._cue_worker is None and not self._cue_queue, timeout
+            )
+
+    def stop(self) -> None:
+        """Ends the background cue search (the server is shutting down)."""
+        self._stopping.set()
+
+    def _find_cues(self) -> None:
+        kept = self._read_cue_cache()
+        found = 0
+        while True:
+            with self._cue_lock:
+                if not self._cue_queue or self._stopping.is_set():
+                    self._cue_queue.clear()
+                    self._cue_worker = None
+                    self._cue_lock.notify_all()
+                    break
+                track_id = self._cue_queue[0]
+            cue = 0.0
+            try:
+                path = self.path_of(track_id)
+                stat = path.stat()
+                key = f"{stat.st_size}:{stat.st_mtime_ns}"
+                cached = kept.get(track_id)
+                if isinstance(cached, dict) and cached.get("file") == key:
+                    cue = float(cached["cue"])
+                else:
+                    cue = cue_point(path)
+                    kept[track_id] = {"file": key, "cue": cue}
+                    found += 1
+            except (AudioError, ServerError, OSError, KeyError, TypeError, ValueError) as error:
+                log.warning("music: no cue point for track %s: %s", track_id, error)
+            with self._cue_lock:
+                self._cues[track_id] = cue
+                if self._cue_queue and self._cue_queue[0] == track_id:
+                    self._cue_queue.popleft()
+                if found and (found % 16 == 0 or not self._cue_queue):
+                    self._write_cue_cache(kept)
+        if found:
+            self._write_cue_cache(kept)
+
+    def _read_cue_cache(self) -> dict[str, Any]:
+        try:
+            data = json.loads((self.cache_dir / CUE_CACHE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def _write_cue_cache(self, kept: dict[str, Any]) -> None:
+        path = self.cache_dir / CUE_CACHE
+        # A name of its own per writer: two servers may share one cache folder.
+        temporary = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.part")
+        try:
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+            temporary.write_text(json.dumps(kept, separators=(",", ":")), encoding="utf-8")
+            temporary.replace(path)
+        except OSError as error:
+            log.warning("music: cannot keep the cue points: %s", error)
+
+
+def _themes_json(tracks: Iterable[Track]) -> list[dict[str, Any]]:
+    return [t.to_json() for t in themes(tracks)]
+
 
 @dataclass
 class RoomMusic:
@@ -151,7 +375,12 @@ class RoomMusic:
         """The queue for a room: the pool shuffled by the room's seed (shuffle is always on)."""
         queue = list(jukebox.pool(settings))
         random.Random(f"music:{seed}").shuffle(queue)
-        return cls(settings, tuple(queue), skips)
+        music = cls(settings, tuple(queue), skips)
+        if settings.skip_intro and queue:
+            # Cue points in the order the turns will play them, starting with the coming one.
+            at = skips % len(queue)
+            jukebox.prepare(queue[at:] + queue[:at])
+        return music
 
     def track_id(self, turn: int) -> str | None:
         """The track of a (1-based) turn, or None in external-player mode."""
@@ -168,10 +397,13 @@ class RoomMusic:
         turn = view.get("turn") if view else None
         playing = view is not None and view.get("phase") != "over"
         track = None
+        start = 0.0
         if playing and isinstance(turn, int):
             track_id = self.track_id(turn)
             if track_id is not None:
-                track = jukebox.track(track_id).to_json()
+                found = jukebox.track(track_id)
+                track = found.to_json()
+                start = jukebox.start_of(found, self.settings)
         return {
             "source": self.settings.source,
             "play_to_end": self.settings.play_to_end,
@@ -180,6 +412,8 @@ class RoomMusic:
             "url": f"/api/music/tracks/{track['id']}" if track else None,
             "turn": turn if playing else None,
             "skips": self.skips,
+            "start": start,
+            "length": None if self.settings.play_to_end else self.settings.length,
         }
 
 

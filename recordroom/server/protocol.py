@@ -71,10 +71,12 @@ class GameOut(Model):
 class MusicSettings(Model):
     """What a room of a game with music plays (Disc Cover); chosen at setup."""
 
-    source: Literal["demo", "library", "playlist", "external"] = Field(
+    source: str = Field(
         default="demo",
+        max_length=40,
         description="demo: the built-in playlist; library: the server's music folders; "
-        "playlist: one M3U playlist of those folders; external: no audio in the app",
+        "playlist: one M3U playlist of those folders; external: no audio in the app "
+        "(any other value is refused with music/invalid)",
     )
     playlist: str | None = Field(default=None, description="the playlist id (source playlist)")
     themes: list[str] = Field(
@@ -82,6 +84,17 @@ class MusicSettings(Model):
     )
     play_to_end: bool = Field(
         default=False, description="let each song play to its end instead of stopping at the reveal"
+    )
+    skip_intro: bool = Field(
+        default=True,
+        description="start each track longer than 90 s where its music starts (past a quiet "
+        "intro) instead of at 0:00",
+    )
+    length: int = Field(
+        default=45,
+        ge=10,
+        le=600,
+        description="seconds each song plays (unless play_to_end)",
     )
 
 

@@ -15,7 +15,7 @@ import logging
 import os
 import random
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -420,21 +420,34 @@ def write_piece(path: Path, piece: Piece, seconds: float = 30.0) -> None:
     temporary.replace(path)
 
 
-def ensure_demo(cache_dir: Path, pieces: Sequence[Piece] = PIECES, seconds: float = 30.0) -> Path:
+Progress = Callable[[int, int], None]
+"""Told ``(done, total)`` as the demo tracks are made: before the first and after each one."""
+
+
+def ensure_demo(
+    cache_dir: Path,
+    pieces: Sequence[Piece] = PIECES,
+    seconds: float = 30.0,
+    progress: Progress | None = None,
+) -> Path:
     """The folder of demo tracks, synthesising any that are not cached yet."""
     folder = Path(cache_dir) / f"demo-v{VERSION}"
     folder.mkdir(parents=True, exist_ok=True)
     for index, piece in enumerate(pieces):
+        if progress is not None:
+            progress(index, len(pieces))
         path = folder / file_name(index, piece)
         if not path.exists():
             log.info("synthesising demo track %s", piece.title)
             write_piece(path, piece, seconds)
+    if progress is not None:
+        progress(len(pieces), len(pieces))
     return folder
 
 
-def demo_library(cache_dir: Path) -> Library:
+def demo_library(cache_dir: Path, progress: Progress | None = None) -> Library:
     """The demo playlist as a library whose tracks carry their moods and the source ``demo``."""
-    folder = ensure_demo(cache_dir)
+    folder = ensure_demo(cache_dir, progress=progress)
     scanned = scan([folder])
     moods = {p.title: p.mood for p in PIECES}
     library = Library(problems=scanned.problems)
