@@ -74,6 +74,8 @@ class Playout:
         self.seen_objects: dict[int, dict[str, Any]] = {}
         # Seats that chose in the current simultaneous round and may still change their choice.
         self.pending: set[int] = set()
+        # The public events of the last step checked (each step's must start with these).
+        self.public_events: list[Any] = []
 
     def remember(self, actions: tuple[dict[str, Any], ...]) -> None:
         for action in actions:
@@ -137,6 +139,7 @@ class Playout:
         views = [game.view(state, None), game.view(state, seat)]
         assert [game.view(loaded, None), game.view(loaded, seat)] == views, "loaded views differ"
         assert json_round_trip(views) == views, "views are not JSON-safe"
+        self.check_events(views[0], views[1])
 
         assert game.returns(state) == (0.0,) * players, "returns before the end are not zeros"
         self.check_bad_input(state, saved)
@@ -200,7 +203,12 @@ class Playout:
         assert len(results) == 1, f"commit order changes the outcome for seats {seats}"
 
     def check_secrecy(self, state: Any) -> None:
-        """A pending choice of one seat shows in no other seat's view nor on the table."""
+        """A pending choice of one seat shows in no other seat's view nor on the table.
+
+        Who still has to act is public (a seat that ends its turn leaves ``active`` for all to
+        see), so views are compared between choices that leave the same seats to act; the events
+        in them are compared on their own too, so that a leak names them.
+        """
         game, players = self.game, self.players
         seats = sorted(state.active)
         chooser = seats[self.rng.randrange(len(seats))]
@@ -208,14 +216,30 @@ class Playout:
         if len(actions) > 3:
             actions = self.rng.sample(actions, 3)
         others = [None] + [s for s in range(players) if s != chooser]
-        seen = None
+        seen: dict[frozenset[int], list[Any]] = {}
         for action in actions:
             after = game.apply(state, chooser, action)
             views = [game.view(after, seat) for seat in others]
-            if seen is None:
-                seen = views
-            else:
-                assert views == seen, f"seat {chooser}'s pending choice leaks into another view"
+            first = seen.setdefault(after.active, views)
+            events = [v.get("events") for v in views]
+            assert events == [v.get("events") for v in first], (
+                f"seat {chooser}'s pending choice leaks into another seat's events"
+            )
+            assert views == first, f"seat {chooser}'s pending choice leaks into another view"
+
+    def check_events(self, public: dict[str, Any], own: dict[str, Any]) -> None:
+        """Events, where a game's views have them: JSON objects with a type; the public log only
+        grows (what was shown is never taken back); a seat's own log starts with the public one."""
+        if "events" not in public:
+            return
+        events = public["events"]
+        assert isinstance(events, list), "events is not a list"
+        assert all(isinstance(e, dict) and isinstance(e.get("type"), str) for e in events)
+        assert events[: len(self.public_events)] == self.public_events, (
+            "the public events lost or changed an event already shown"
+        )
+        self.public_events = events
+        assert own["events"][: len(events)] == events, "a seat's events do not start with the log"
 
     def check_returns(self, state: Any, result: dict[str, Any]) -> None:
         """One float per seat in [0, 1], deterministic, and in step with the result's winners."""

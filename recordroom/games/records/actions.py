@@ -2,7 +2,9 @@
 
 Action types say what they are: ``lead_singer``, ``keep`` (a private goal), ``pick`` (a card),
 ``mark`` (the picked card on the board), ``fail`` (the picked card on the fail track), ``bonus``
-(where an earned bonus goes), ``claim`` and ``pass`` (goals), ``draw`` (solo option B).
+(where an earned bonus goes), ``undo`` and ``done`` (a seat takes back its marks of this step, or
+ends its marking), ``claim`` and ``pass`` (goals), ``draw`` (solo option B). ``setting`` (a seat's
+own setting, ``pass_unmet``) is never listed as legal: a seat may send it at any time.
 """
 
 from __future__ import annotations
@@ -24,12 +26,17 @@ KEYS: dict[str, frozenset[str]] = {
     "claim": frozenset({"type", "goal"}),
     "pass": frozenset({"type"}),
     "draw": frozenset({"type"}),
+    "undo": frozenset({"type"}),
+    "done": frozenset({"type"}),
+    "setting": frozenset({"type", "pass_unmet"}),
 }
 """The exact keys of each action type; anything else is malformed."""
 
 FAIL: Action = {"type": "fail"}
 PASS: Action = {"type": "pass"}
 DRAW: Action = {"type": "draw"}
+UNDO: Action = {"type": "undo"}
+DONE: Action = {"type": "done"}
 
 
 class Actions:

@@ -63,8 +63,10 @@ class GreedyAgent:
         self._board: bd.Board | None = None
 
     def choose(self, view: JSONDict, legal_actions: tuple[Action, ...]) -> Action:
-        """The legal action with the best-looking result (ties: the first)."""
-        if len(legal_actions) == 1:
+        """The legal action with the best-looking result (ties: the first); never an undo."""
+        if legal_actions[-1]["type"] == "undo":
+            legal_actions = legal_actions[:-1]
+        if len(legal_actions) == 1 or legal_actions[0]["type"] == "done":
             return legal_actions[0]
         ed = load_edition(view["edition"])
         seat: int = view["seat"]

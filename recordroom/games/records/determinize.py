@@ -11,8 +11,12 @@ keeps all of that and draws the rest:
 - the goals it has not seen (on no board, not public, not its own) are shuffled into the goal
   deck, then the other seats' private goals (or dealt pairs while goals are being kept);
 - other seats that have already chosen in a simultaneous step get a legal choice drawn at random;
-- while the table marks a round, the other seats are still marking the pick they revealed on the
-  board the seat last saw; after a goal claim, other claimants are done unless someone must be;
+- while the table marks a round, the other seats still marking (``marking``) mark the pick they
+  revealed on the board the seat last saw, and those done have marked nothing that shows; after a
+  goal claim, other claimants are done unless someone must be;
+- the public events are the view's; the seat's own unrevealed events, bonus causes, undos and
+  setting are its own; the others' settings are the default;
+- while private goals are decided, every other seat that could be asked is still deciding;
 - the RNG is reseeded.
 """
 
@@ -93,6 +97,16 @@ def determinize(view: dict[str, Any], seat: int, seed: int) -> State:
     ]
     s.boards = tuple(shown)
     s.shown = tuple(shown)
+    events = view["events"]
+    unrevealed: int = you["unrevealed"]
+    s.log = tuple(events[: len(events) - unrevealed])
+    s.hidden = tuple(
+        tuple(events[len(events) - unrevealed :]) if i == seat else () for i in range(players)
+    )
+    s.causes = tuple(tuple(you["queue_causes"]) if i == seat else () for i in range(players))
+    s.undos = tuple(you["undos"] if i == seat else 0 for i in range(players))
+    s.chose = int(bool(you["chose"])) << seat
+    s.settings = tuple(int(bool(you["pass_unmet"])) if i == seat else 1 for i in range(players))
 
     # Cards: the seat's own hand is known, the rest is one shuffled pool.
     own_hand = tuple(_card(ed, c) for c in you["hand"])
@@ -151,7 +165,15 @@ def determinize(view: dict[str, Any], seat: int, seed: int) -> State:
     played = [NONE] * players
     played[seat] = _card(ed, you["played"])
     pending = [NONE] * players
-    if phase in CHOICE_PHASES:
+    if phase == "private":
+        waiting = {seat} if you["to_act"] else set()
+        for i in range(players):
+            if i != seat and private[i] != NONE and len(s.boards[i].goals) < ed.goal_boxes:
+                waiting.add(i)
+        s.active = frozenset(waiting)
+        if you["pending"] is not None:
+            pending[seat] = _own_choice(ed, phase, you["pending"])
+    elif phase in CHOICE_PHASES:
         s.active = frozenset(view["waiting"])
         for i in range(players):
             if i == seat or i in s.active:
@@ -162,7 +184,7 @@ def determinize(view: dict[str, Any], seat: int, seed: int) -> State:
     elif phase == "mark":
         active = {seat} if you["to_act"] else set()
         if round_marking:
-            for i in range(players):
+            for i in view["marking"]:
                 if i != seat:
                     active.add(i)
                     played[i] = s.revealed[i]

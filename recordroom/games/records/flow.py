@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from recordroom.engine.rng import shuffled
 from recordroom.games.records import board as bd
+from recordroom.games.records import events as ev
 from recordroom.games.records.edition import Edition
 from recordroom.games.records.state import NONE, State
 
@@ -30,10 +31,29 @@ def _cleared(state: State) -> tuple[int, ...]:
     return (NONE,) * state.players
 
 
-def _add_trigger(state: State, name: str) -> None:
+def _add_trigger(state: State, name: str, seats: list[int]) -> None:
     if name not in state.triggers:
         state.triggers = (*state.triggers, name)
+        state.log = (*state.log, {"type": "end_trigger", "trigger": name, "seats": seats})
     state.ending = True
+
+
+def _direction(week: int) -> str:
+    return "clockwise" if week % 2 == 1 else "counter-clockwise"
+
+
+def auto_passes(ed: Edition, s: State) -> bool:
+    """Seats that pass unmeetable private goals without asking leave ``active`` unasked (they
+    pass: only a pending ``1`` claims); true if any did."""
+    auto = frozenset(
+        seat
+        for seat in s.active
+        if s.settings[seat] & 1 and not bd.can_claim(ed, s.boards[seat], s.private[seat])
+    )
+    if not auto:
+        return False
+    s.active = s.active - auto
+    return True
 
 
 # -- setup --------------------------------------------------------------------------------------
@@ -43,6 +63,10 @@ def resolve_lead(ed: Edition, s: State) -> State:
     """Every lead singer colour is in: boards take them; then private goals (or the solo turn)."""
     s.boards = tuple(_lead(b, c) for b, c in zip(s.boards, s.pending, strict=True))
     s.shown = s.boards
+    s.log = s.log + tuple(
+        {"type": "lead_singer", "seat": seat, "colour": ed.colours[c]}
+        for seat, c in enumerate(s.pending)
+    )
     s.pending = _cleared(s)
     if s.players == 1:
         return start_solo_turn(ed, s)
@@ -72,6 +96,7 @@ def start_week(ed: Edition, s: State) -> State:
     """Each player draws a hand: from the deck, then from their own shuffled private discard."""
     s.week += 1
     s.round = 1
+    s.log = (*s.log, {"type": "week", "week": s.week, "direction": _direction(s.week)})
     hands = []
     discards = list(s.discards)
     deck = s.deck
@@ -98,6 +123,11 @@ def resolve_picks(ed: Edition, s: State) -> State:
     s.revealed = s.pending
     s.hands = tuple(tuple(c for c in h if c != p) for h, p in zip(s.hands, s.pending, strict=True))
     s.discards = tuple((*d, p) for d, p in zip(s.discards, s.pending, strict=True))
+    cards = ed.cards
+    s.log = s.log + tuple(
+        {"type": "played", "seat": seat, "card": cards[c].id, "round": s.round}
+        for seat, c in enumerate(s.pending)
+    )
     s.pending = _cleared(s)
     s.phase = "mark"
     s.marking_for = "round"
@@ -109,6 +139,12 @@ def end_marking(ed: Edition, s: State) -> State:
     """Every marking seat is done: boards are shown; the step that asked for marking goes on."""
     s.shown = s.boards
     s.played = _cleared(s)
+    if any(s.hidden):
+        s.log = s.log + tuple(e for seat_events in s.hidden for e in seat_events)
+        s.hidden = ((),) * s.players
+    if s.chose or any(s.undos):
+        s.chose = 0
+        s.undos = (0,) * s.players
     reason = s.marking_for
     s.marking_for = ""
     if reason == "round":
@@ -125,12 +161,12 @@ def end_marking(ed: Edition, s: State) -> State:
 
 def end_round(ed: Edition, s: State) -> State:
     """End triggers are checked; hands pass on, or the week ends and the weekend starts."""
-    for b in s.boards:
-        if bd.fail_full(ed, b):
-            _add_trigger(s, "fail")
-    for b in s.boards:
-        if bd.crew_full(b):
-            _add_trigger(s, "crew")
+    full = [seat for seat, b in enumerate(s.boards) if bd.fail_full(ed, b)]
+    if full:
+        _add_trigger(s, "fail", full)
+    full = [seat for seat, b in enumerate(s.boards) if bd.crew_full(b)]
+    if full:
+        _add_trigger(s, "crew", full)
     if s.round < ed.picks_per_week:
         n = s.players
         step = 1 if s.week % 2 == 1 else -1  # odd weeks pass clockwise, even weeks the other way
@@ -142,6 +178,7 @@ def end_round(ed: Edition, s: State) -> State:
     s.discards = tuple((*d, *h) for d, h in zip(s.discards, s.hands, strict=True))
     s.hands = ((),) * s.players
     s.goal_slot = 0
+    s.log = (*s.log, {"type": "weekend", "week": s.week})
     return weekend_next(ed, s)
 
 
@@ -161,6 +198,15 @@ def weekend_next(ed: Edition, s: State) -> State:
                 s.active = eligible
                 return s
             s.public = _set(s.public, s.goal_slot, NONE)
+            s.log = (
+                *s.log,
+                {
+                    "type": "goal_discarded",
+                    "goal": ed.goals[goal].id,
+                    "slot": s.goal_slot,
+                    "why": "unclaimed",
+                },
+            )
         s.goal_slot += 1
     eligible = frozenset(
         seat
@@ -171,16 +217,26 @@ def weekend_next(ed: Edition, s: State) -> State:
         return end_weekend(ed, s)
     s.phase = "private"
     s.active = eligible
+    if auto_passes(ed, s) and not s.active:
+        return resolve_private(ed, s)
     return s
 
 
-def _claim(ed: Edition, s: State, seat: int, goal: int, boards: list[bd.Board]) -> bool:
+def _claim(
+    ed: Edition, s: State, seat: int, goal: int, boards: list[bd.Board], private: bool = False
+) -> bool:
     board, earned = bd.claim_goal(ed, boards[seat], goal)
-    board, queue = bd.resolve(ed, board, earned)
+    g = ed.goals[goal]
+    out: list[ev.Event] = [
+        {"type": "claimed", "seat": seat, "goal": g.id, "points": g.points, "private": private}
+    ]
+    board, queue, causes = ev.resolve(ed, board, seat, earned, (f"goal:{g.id}",) * len(earned), out)
+    s.log = s.log + tuple(out)
     boards[seat] = board
     s.queues = tuple(_set_any(s.queues, seat, queue))  # type: ignore[arg-type]
+    s.causes = tuple(_set_any(s.causes, seat, causes))  # type: ignore[arg-type]
     if len(board.goals) >= ed.goal_boxes:
-        _add_trigger(s, "goals")
+        _add_trigger(s, "goals", [seat])
     return bool(queue)
 
 
@@ -206,8 +262,18 @@ def resolve_claims(ed: Edition, s: State) -> State:
 
 
 def resolve_private(ed: Edition, s: State) -> State:
-    """Everyone has claimed or passed their private goal; claimants mark it."""
-    s.claims = s.pending
+    """Everyone has claimed or passed their private goal; claimants mark it.
+
+    ``claims`` shows a pass (0) for every seat that could be asked, passed unasked or not, so the
+    table cannot tell an unmeetable goal from a goal kept for later."""
+    s.claims = tuple(
+        1
+        if p == 1
+        else 0
+        if s.private[seat] != NONE and len(s.boards[seat].goals) < ed.goal_boxes
+        else NONE
+        for seat, p in enumerate(s.pending)
+    )
     boards = list(s.boards)
     marking = []
     private = list(s.private)
@@ -215,7 +281,7 @@ def resolve_private(ed: Edition, s: State) -> State:
         if s.pending[seat] == 1:
             goal = private[seat]
             private[seat] = NONE
-            if _claim(ed, s, seat, goal, boards):
+            if _claim(ed, s, seat, goal, boards, private=True):
                 marking.append(seat)
     s.private = tuple(private)
     s.boards = tuple(boards)
@@ -233,10 +299,13 @@ def end_weekend(ed: Edition, s: State) -> State:
     """Public goals are refilled for the next weekend; the game ends or a new week starts."""
     public = list(s.public)
     deck = s.goal_deck
+    refills = []
     for i, goal in enumerate(public):
         if goal == NONE and deck:
             public[i], deck = deck[0], deck[1:]
+            refills.append({"type": "goal_refilled", "goal": ed.goals[public[i]].id, "slot": i})
     s.public, s.goal_deck = tuple(public), deck
+    s.log = s.log + tuple(refills)
     s.goal_slot = 0
     if s.ending:
         return finish(ed, s)
@@ -247,13 +316,19 @@ def finish(ed: Edition, s: State) -> State:
     """The game ends: each missing crew member ticks a fail box (no bonus from those ticks)."""
     limit = len(ed.fail_penalties)
     boards = []
-    for b in s.boards:
+    out: list[ev.Event] = []
+    for seat, b in enumerate(s.boards):
         missing = len(b.crew) - bd.crew_count(b)
+        if missing:
+            ticks = max(0, min(limit, b.fails + missing) - b.fails)
+            out.append({"type": "end_ticks", "seat": seat, "missing": missing, "ticks": ticks})
         if missing and b.fails < limit:
             b = b.copy()
             b.fails = min(limit, b.fails + missing)
         boards.append(b)
     s.boards = s.shown = tuple(boards)
+    out.append({"type": "game_over", "scores": [bd.score(ed, b) for b in boards]})
+    s.log = s.log + tuple(out)
     s.phase = "over"
     s.active = frozenset()
     s.hands = ((),) * s.players
@@ -266,9 +341,10 @@ def finish(ed: Edition, s: State) -> State:
 def start_solo_turn(ed: Edition, s: State) -> State:
     """A new solo turn draws two cards; no two cards left ends the game."""
     if len(s.deck) < 2:
-        _add_trigger(s, "deck")
+        _add_trigger(s, "deck", [0])
         return finish(ed, s)
     s.turn += 1
+    s.log = (*s.log, {"type": "turn", "turn": s.turn})
     s.hands = (s.deck[:2],)
     s.deck = s.deck[2:]
     s.option = ""
@@ -280,6 +356,7 @@ def start_solo_turn(ed: Edition, s: State) -> State:
 def solo_third(ed: Edition, s: State) -> State:
     """Option B: a third card is drawn."""
     s.hands = ((*s.hands[0], s.deck[0]),)
+    s.log = (*s.log, {"type": "draw", "seat": 0, "card": ed.cards[s.deck[0]].id})
     s.deck = s.deck[1:]
     s.option = "B"
     s.phase = "third"
@@ -298,7 +375,18 @@ def solo_play(ed: Edition, s: State, card: int) -> State:
     """The solo player plays ``card``; the other drawn cards are discarded."""
     if not s.option:
         s.option = "A"
-    s.discards = ((*s.discards[0], *(c for c in s.hands[0] if c != card)),)
+    others = tuple(c for c in s.hands[0] if c != card)
+    s.log = (
+        *s.log,
+        {
+            "type": "played",
+            "seat": 0,
+            "card": ed.cards[card].id,
+            "option": s.option,
+            "discarded": [ed.cards[c].id for c in others],
+        },
+    )
+    s.discards = ((*s.discards[0], *others),)
     s.hands = ((),)
     s.played = (card,)
     s.revealed = (card,)
@@ -321,10 +409,26 @@ def solo_after_mark(ed: Edition, s: State) -> State:
 def solo_goal_row(ed: Edition, s: State, claimed_slot: int) -> None:
     """The claimed goal and the 4th goal leave the row; the rest shift right; new goals fill in."""
     last = len(s.public) - 1
+    out: list[ev.Event] = []
+    if last != claimed_slot and s.public[last] != NONE:
+        out.append(
+            {
+                "type": "goal_discarded",
+                "goal": ed.goals[s.public[last]].id,
+                "slot": last,
+                "why": "solo_row",
+            }
+        )
     rest = tuple(g for i, g in enumerate(s.public) if i not in (claimed_slot, last) and g != NONE)
     need = len(s.public) - len(rest)
     drawn, s.goal_deck = s.goal_deck[:need], s.goal_deck[need:]
     s.public = (NONE,) * (need - len(drawn)) + drawn + rest
+    first = need - len(drawn)
+    out.extend(
+        {"type": "goal_refilled", "goal": ed.goals[g].id, "slot": first + i}
+        for i, g in enumerate(drawn)
+    )
+    s.log = s.log + tuple(out)
 
 
 def solo_claim(ed: Edition, s: State, slot: int) -> State:
@@ -346,11 +450,11 @@ def solo_end_turn(ed: Edition, s: State) -> State:
     """A full fail track, a full crew or the last goals box ends the solo game."""
     b = s.boards[0]
     if bd.fail_full(ed, b):
-        _add_trigger(s, "fail")
+        _add_trigger(s, "fail", [0])
     if bd.crew_full(b):
-        _add_trigger(s, "crew")
+        _add_trigger(s, "crew", [0])
     if len(b.goals) >= ed.goal_boxes:
-        _add_trigger(s, "goals")
+        _add_trigger(s, "goals", [0])
     if s.ending:
         return finish(ed, s)
     return start_solo_turn(ed, s)

@@ -4,6 +4,10 @@ Phases (``state.phase``): ``lead_singer`` and ``keep`` (setup), ``pick`` and ``m
 a week), ``claim`` and ``private`` (a weekend), ``turn``, ``third`` and ``goal`` (solo), and
 ``over``. ``mark`` also serves the bonuses of a claimed goal. See :mod:`.flow` for how one phase
 leads to the next and docs/records-edition.md for the edition.
+
+In the marking of a week's round (and of a solo card) a seat ends its marking with ``done``, and
+until then may ``undo`` its marks of the step (at most :data:`UNDO_LIMIT` times, and only when it
+had a choice to make). The marking of a claimed goal's bonuses ends with its last bonus.
 """
 
 from __future__ import annotations
@@ -25,13 +29,36 @@ from recordroom.engine.errors import (
 from recordroom.engine.game import Action, GameInfo, JSONDict, Seat, win_share_returns
 from recordroom.engine.rng import seed_state, shuffled
 from recordroom.games.records import board as bd
+from recordroom.games.records import events as ev
 from recordroom.games.records import flow
-from recordroom.games.records.actions import DRAW, FAIL, KEYS, PASS, actions_for
+from recordroom.games.records.actions import DONE, DRAW, FAIL, KEYS, PASS, UNDO, actions_for
 from recordroom.games.records.edition import EditionError, load_edition
 from recordroom.games.records.state import NONE, State, dumps, loads
 from recordroom.games.records.view import solo_rank, view
 
 DEFAULT_OPTIONS: dict[str, Any] = {"edition": "standard"}
+UNDO_LIMIT = 3
+"""Undos a seat may use in one marking step (this keeps every game finite for simulations)."""
+UNDOABLE = frozenset({"round", "solo"})
+"""Marking steps that end with ``done`` and allow ``undo``."""
+
+
+class UndoRefused(IllegalAction):
+    """An undo with nothing to take back: outside a round's marking, or no undo left."""
+
+    code = "mark/undo_refused"
+
+
+class DoneRefused(IllegalAction):
+    """A ``done`` outside a round's marking, or while the seat still has something to mark."""
+
+    code = "mark/done_refused"
+
+
+class AlreadyDone(NotYourTurn):
+    """The seat has ended its marking; the step waits for the others."""
+
+    code = "mark/already_done"
 
 
 def _options(options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -108,6 +135,11 @@ class RecordsGame:
         s.ending = False
         s.marking_for = ""
         s.option = ""
+        s.log = ()
+        s.hidden = s.causes = ((),) * players
+        s.undos = (0,) * players
+        s.chose = 0
+        s.settings = (1,) * players
         s.legal_cache = {}
         return s
 
@@ -128,14 +160,27 @@ class RecordsGame:
             raise GameOver(f"records: action {action!r} refused, the game is over")
         _check_shape(action, state.phase)
         ed = load_edition(state.edition)
+        kind = action["type"]
+        if kind == "setting":
+            return self._setting(ed, state, seat, bool(action["pass_unmet"]))
+        marking = state.phase == "mark" and state.marking_for in UNDOABLE
         if seat not in state.active:
+            if marking:
+                raise AlreadyDone(
+                    f"records: seat {seat} has ended its marking (action {action!r} refused); "
+                    "the round goes on when every seat is done"
+                )
+            if kind in ("undo", "done"):
+                _refuse_undo_done(state, seat, action)
             return self._change(state, seat, action)
-        if action not in self.legal_actions(state, seat):
+        legal = self.legal_actions(state, seat)
+        if action not in legal:
+            if kind in ("undo", "done"):
+                _refuse_undo_done(state, seat, action)
             raise IllegalAction(
                 f"records: action {action!r} is not legal for seat {seat} in phase {state.phase}"
             )
         s = state.copy()
-        kind = action["type"]
         phase = s.phase
         if phase in flow.CHOICE_PHASES:
             s.pending = flow._set(s.pending, seat, _choice_value(ed, action))
@@ -152,6 +197,13 @@ class RecordsGame:
                 return flow.resolve_claims(ed, s)
             return flow.resolve_private(ed, s)
         if phase == "mark":
+            if kind == "undo":
+                return _undo(s, seat)
+            if kind == "done":
+                s.active = s.active - {seat}
+                return s if s.active else flow.end_marking(ed, s)
+            if len(legal) - (legal[-1] is UNDO) > 1:
+                s.chose |= 1 << seat
             return self._mark(ed, s, seat, action)
         if phase == "turn":
             if kind == "draw":
@@ -236,10 +288,11 @@ class RecordsGame:
         boxes = len(ed.crew_slots) + ed.agenda_boxes + ed.asset_boxes + len(ed.fail_penalties)
         if players == 1:
             turns = ed.cards_per_player // 2
-            return 1 + turns * 4 + choices
+            return (UNDO_LIMIT + 2) * (1 + turns * 5 + choices)
         weeks = boxes // ed.picks_per_week + 3
         per_week = 2 * ed.picks_per_week + ed.public_goals + 1
-        return players * (2 + weeks * per_week + choices)
+        # every marking step may be marked again after each undo, and ends with done
+        return (UNDO_LIMIT + 2) * players * (2 + weeks * per_week + choices)
 
     def options_of(self, state: State) -> JSONDict:
         """The normalised options."""
@@ -286,9 +339,13 @@ class RecordsGame:
         if phase == "mark":
             card = s.played[seat]
             board = s.boards[seat]
+            queue = s.queues[seat]
+            if queue:
+                code = queue[0]
+                targets = tuple(acts.bonus(code, t) for t in bd.bonus_targets(ed, board, code))
+                return (*targets, UNDO) if _can_undo(s, seat) else targets
             if card == NONE:
-                code = s.queues[seat][0]
-                return tuple(acts.bonus(code, t) for t in bd.bonus_targets(ed, board, code))
+                return (DONE, UNDO) if _can_undo(s, seat) else (DONE,)
             return (*_mark_actions(ed, acts, board, card), FAIL)
         if phase == "claim":
             return (acts.claim[s.public[s.goal_slot]], PASS)
@@ -332,37 +389,120 @@ class RecordsGame:
         s.pending = flow._set(s.pending, seat, _choice_value(ed, action))
         return s
 
+    def _setting(self, ed: Any, state: State, seat: int, pass_unmet: bool) -> State:
+        """A seat's own setting; turned on while it is asked about an unmeetable private goal,
+        that goal is passed at once."""
+        s = state.copy()
+        value = (s.settings[seat] & ~1) | int(pass_unmet)
+        s.settings = (*s.settings[:seat], value, *s.settings[seat + 1 :])
+        if s.phase == "private" and seat in s.active and flow.auto_passes(ed, s) and not s.active:
+            return flow.resolve_private(ed, s)
+        return s
+
     def _mark(self, ed: Any, s: State, seat: int, action: Action) -> State:
         board = s.boards[seat]
         kind = action["type"]
         queue = s.queues[seat]
+        causes = s.causes[seat]
+        out: list[ev.Event] = []
         if kind == "bonus":
-            board, earned = bd.gain(ed, board, queue[0], action["box"])
-            queue = queue[1:] + earned
+            board, queue, causes = ev.use(
+                ed, board, seat, queue[0], action["box"], causes[0], queue[1:], causes[1:], out
+            )
         else:
             card = s.played[seat]
+            card_id = ed.cards[card].id
             s.played = flow._set(s.played, seat, NONE)
             if kind == "fail":
+                before = board.fails
                 board, earned = bd.tick_fail(ed, board)
+                ticked = board.fails if board.fails > before else None
+                out.append({"type": "fail", "seat": seat, "card": card_id, "box": ticked})
+                new_causes: tuple[str, ...] = (f"fail:{board.fails}",) * len(earned)
             elif action["area"] == "crew":
                 m = action["multiplier"]
-                board, earned = bd.place_crew(
-                    ed, board, card, action["slot"], -1 if m is None else m
+                slot = action["slot"]
+                board, earned = bd.place_crew(ed, board, card, slot, -1 if m is None else m)
+                out.append(
+                    {
+                        "type": "mark",
+                        "seat": seat,
+                        "card": card_id,
+                        "area": "crew",
+                        "slot": slot,
+                        "box": None,
+                        "multiplier": None if m is None else ed.multipliers[m],
+                    }
                 )
-            elif action["area"] == "agenda":
-                board, earned = bd.tick_agenda(ed, board, action["box"])
+                new_causes = (f"crew:{slot}",) * len(earned)
             else:
-                board, earned = bd.tick_asset(ed, board, action["box"])
+                box = action["box"]
+                area = action["area"]
+                if area == "agenda":
+                    board, earned = bd.tick_agenda(ed, board, box)
+                    new_causes = ev.agenda_causes(ed, board, box)
+                else:
+                    board, earned = bd.tick_asset(ed, board, box)
+                    new_causes = ev.asset_causes(ed, board, box)
+                out.append(
+                    {
+                        "type": "mark",
+                        "seat": seat,
+                        "card": card_id,
+                        "area": area,
+                        "slot": None,
+                        "box": box,
+                        "multiplier": None,
+                    }
+                )
             queue = queue + earned
-        board, queue = bd.resolve(ed, board, queue)
+            causes = causes + new_causes
+        board, queue, causes = ev.resolve(ed, board, seat, queue, causes, out)
         s.boards = (*s.boards[:seat], board, *s.boards[seat + 1 :])
         s.queues = (*s.queues[:seat], queue, *s.queues[seat + 1 :])
-        if queue:
-            return s
+        s.causes = (*s.causes[:seat], causes, *s.causes[seat + 1 :])
+        s.hidden = (*s.hidden[:seat], s.hidden[seat] + tuple(out), *s.hidden[seat + 1 :])
+        if queue or s.marking_for in UNDOABLE:
+            return s  # a bonus waits for its box, or the seat says when it is done
         s.active = s.active - {seat}
         if s.active:
             return s
         return flow.end_marking(ed, s)
+
+
+def _can_undo(s: State, seat: int) -> bool:
+    """The seat has marks of its own to take back: it chose, in a step that allows undo."""
+    return bool(s.chose >> seat & 1) and s.marking_for in UNDOABLE and s.undos[seat] < UNDO_LIMIT
+
+
+def _undo(s: State, seat: int) -> State:
+    """The seat's marks of this step are taken back: its board as shown, its card in hand again."""
+    s.boards = (*s.boards[:seat], s.shown[seat], *s.boards[seat + 1 :])
+    s.played = flow._set(s.played, seat, s.revealed[seat])
+    s.queues = (*s.queues[:seat], (), *s.queues[seat + 1 :])
+    s.causes = (*s.causes[:seat], (), *s.causes[seat + 1 :])
+    s.hidden = (*s.hidden[:seat], (), *s.hidden[seat + 1 :])
+    s.undos = flow._set(s.undos, seat, s.undos[seat] + 1)
+    s.chose &= ~(1 << seat)
+    return s
+
+
+def _refuse_undo_done(s: State, seat: int, action: Action) -> None:
+    """The clear refusal of an undo or a done that is not legal now."""
+    where = f"phase {s.phase}" + (f" ({s.marking_for})" if s.marking_for else "")
+    if action["type"] == "undo":
+        if s.phase != "mark" or s.marking_for not in UNDOABLE:
+            why = "undo is only possible while marking a round's card"
+        elif s.undos[seat] >= UNDO_LIMIT:
+            why = f"the {UNDO_LIMIT} undos of this marking are used"
+        else:
+            why = "nothing of this seat's to take back (it had no choice to make)"
+        raise UndoRefused(f"records: seat {seat} cannot undo in {where}: {why}")
+    if s.phase != "mark" or s.marking_for not in UNDOABLE:
+        why = "done only ends the marking of a round's card"
+    else:
+        why = "the card or a bonus still waits to be marked"
+    raise DoneRefused(f"records: seat {seat} cannot say done in {where}: {why}")
 
 
 def _mark_actions(ed: Any, acts: Any, board: bd.Board, card_index: int) -> tuple[Action, ...]:
@@ -410,6 +550,10 @@ def _check_shape(action: Any, phase: str) -> None:
             f"records: action {action!r} in phase {phase} is not a Records action "
             f"(types: {', '.join(KEYS)})"
         )
+    if action["type"] == "setting":
+        if not isinstance(action["pass_unmet"], bool):
+            raise MalformedAction(f"records: setting {action!r}: pass_unmet must be true or false")
+        return
     for value in action.values():
         if value is not None and (isinstance(value, bool) or not isinstance(value, int | str)):
             raise MalformedAction(f"records: action {action!r} in phase {phase} has a bad field")

@@ -51,11 +51,14 @@ class NoisyAgent:
 def rollout_policy(
     state: State, seat: int, legal: tuple[Action, ...], rng: random.Random
 ) -> Action:
-    """Fast play inside a simulation: claim when possible, mark rather than fail, else random."""
+    """Fast play inside a simulation: claim when possible, mark rather than fail, done when done,
+    never undo, else random."""
     first = legal[0]
     kind = first["type"]
-    if kind == "claim":
+    if kind in ("claim", "done"):
         return first
+    if legal[-1]["type"] == "undo":  # the search never takes its own marks back
+        legal = legal[:-1]
     if kind == "mark" and len(legal) > 1:
         return legal[rng.randrange(len(legal) - 1)]  # the last one is the fail track
     return legal[rng.randrange(len(legal))]

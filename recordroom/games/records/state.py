@@ -28,6 +28,8 @@ class State:
     __slots__ = (
         "active",
         "boards",
+        "causes",
+        "chose",
         "claims",
         "dealt",
         "deck",
@@ -37,7 +39,9 @@ class State:
         "goal_deck",
         "goal_slot",
         "hands",
+        "hidden",
         "legal_cache",
+        "log",
         "marking_for",
         "option",
         "pending",
@@ -50,9 +54,11 @@ class State:
         "revealed",
         "rng",
         "round",
+        "settings",
         "shown",
         "triggers",
         "turn",
+        "undos",
         "week",
     )
 
@@ -83,6 +89,18 @@ class State:
     ending: bool
     marking_for: str
     option: str
+    log: tuple[dict[str, Any], ...]
+    """The public events of the whole game, oldest first (see :mod:`.events`)."""
+    hidden: tuple[tuple[dict[str, Any], ...], ...]
+    """Per seat: its events of the current marking step, shown to others once all are done."""
+    causes: tuple[tuple[str, ...], ...]
+    """Per seat: what earned each bonus of its queue (a label per entry of ``queues``)."""
+    undos: tuple[int, ...]
+    """Per seat: undos used in the current marking step."""
+    chose: int
+    """Bit per seat: it had a choice (two or more legal actions) in the current marking step."""
+    settings: tuple[int, ...]
+    """Per seat: bit 0 set = pass, without asking, a private goal it cannot meet (the default)."""
     legal_cache: dict[int | str, Any]
     """Per-state memo, emptied by :meth:`copy`: legal actions by seat, the public view at
     :data:`PUBLIC_VIEW`."""
@@ -92,6 +110,8 @@ class State:
         s = State.__new__(State)
         s.active = self.active
         s.boards = self.boards
+        s.causes = self.causes
+        s.chose = self.chose
         s.claims = self.claims
         s.dealt = self.dealt
         s.deck = self.deck
@@ -101,7 +121,9 @@ class State:
         s.goal_deck = self.goal_deck
         s.goal_slot = self.goal_slot
         s.hands = self.hands
+        s.hidden = self.hidden
         s.legal_cache = {}
+        s.log = self.log
         s.marking_for = self.marking_for
         s.option = self.option
         s.pending = self.pending
@@ -114,9 +136,11 @@ class State:
         s.revealed = self.revealed
         s.rng = self.rng
         s.round = self.round
+        s.settings = self.settings
         s.shown = self.shown
         s.triggers = self.triggers
         s.turn = self.turn
+        s.undos = self.undos
         s.week = self.week
         return s
 
@@ -160,11 +184,23 @@ def dumps(state: State) -> str:
         f'"private":{_list(s.private)},"revealed":{_list(s.revealed)},'
         f'"claims":{_list(s.claims)},"discards":{_nested(s.discards)},'
         f'"hands":{_nested(s.hands)},"queues":{_nested(s.queues)},"dealt":{_nested(s.dealt)},'
-        f'"boards":[{boards}],"shown":[{shown}]}}'
+        f'"boards":[{boards}],"shown":[{shown}],"undos":{_list(s.undos)},"chose":{s.chose},'
+        f'"settings":{_list(s.settings)},"causes":{_compact(s.causes)},'
+        f'"hidden":{_compact(s.hidden)},"log":{_compact(s.log)}}}'
     )
 
 
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
 _INT = frozenset({int})
+
+
+def _event(value: Any) -> dict[str, Any]:
+    if type(value) is not dict or not isinstance(value.get("type"), str):
+        raise BadState("records state: an event is an object with a type")
+    return value
 
 
 def _ints(value: Any, name: str) -> tuple[int, ...]:
@@ -215,10 +251,30 @@ def loads(text: str) -> State:
                 raise BadState(f"records state: {name} must be an integer")
         if not isinstance(s.phase, str) or not isinstance(s.edition, str):
             raise BadState("records state: phase and edition must be strings")
+        s.undos = _ints(data["undos"], "undos")
+        s.settings = _ints(data["settings"], "settings")
+        s.chose = data["chose"]
+        if type(s.chose) is not int:
+            raise BadState("records state: chose must be an integer")
+        s.causes = tuple(tuple(str(c) for c in x) for x in data["causes"])
+        s.hidden = tuple(tuple(_event(e) for e in x) for x in data["hidden"])
+        s.log = tuple(_event(e) for e in data["log"])
         n = s.players
         if not 1 <= n <= 6 or any(
             len(getattr(s, name)) != n
-            for name in ("boards", "shown", "pending", "played", "hands", "discards", "queues")
+            for name in (
+                "boards",
+                "shown",
+                "pending",
+                "played",
+                "hands",
+                "discards",
+                "queues",
+                "causes",
+                "hidden",
+                "undos",
+                "settings",
+            )
         ):
             raise BadState("records state: per-seat fields do not match the player count")
     except BadState:

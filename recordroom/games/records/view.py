@@ -6,6 +6,11 @@ and the same dict is handed to every later view of it, so callers treat views as
 Boards, public goals, picks once revealed, discard and hand sizes are public. A seat's hand, its
 private goal (and the two it was dealt), its pending choice and its bonus queue are its own. While
 seats are marking, every other seat sees their boards as they were when marking began.
+
+``events`` is the game log as data (see :mod:`.events`): the public events of the whole game,
+oldest first, then (in a seat's own view) that seat's events not yet shown to the others, counted
+by ``you.unrevealed``. ``marking`` lists the seats still marking a round (public: each ends with an
+explicit ``done``). Who still has to decide on a private goal is not shown (``waiting`` is null).
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from recordroom.games.records import board as bd
 from recordroom.games.records.edition import Edition, bonus_name
 from recordroom.games.records.flow import CHOICE_PHASES
 from recordroom.games.records.state import NONE, PUBLIC_VIEW, State
+
+_UNDOABLE = frozenset({"round", "solo"})
 
 SOLO_RANKS = (
     (0, "Garage band"),
@@ -99,7 +106,8 @@ def _public(ed: Edition, s: State) -> dict[str, Any]:
         "week": s.week,
         "round": s.round,
         "turn": s.turn,
-        "direction": "clockwise" if s.week % 2 == 1 else "counter-clockwise",
+        # during setup (week 0) the direction shown is that of week 1
+        "direction": "clockwise" if s.week % 2 == 1 or s.week == 0 else "counter-clockwise",
         "deck": len(s.deck),
         "goal_deck": len(s.goal_deck),
         "discards": [len(d) for d in s.discards],
@@ -111,7 +119,9 @@ def _public(ed: Edition, s: State) -> dict[str, Any]:
         "revealed": [_card(ed, c) for c in s.revealed],
         "claims": list(s.claims),
         "boards": [board_view(ed, b) for b in s.shown],
-        "waiting": sorted(s.active) if s.phase in CHOICE_PHASES else None,
+        "waiting": sorted(s.active) if s.phase in CHOICE_PHASES and s.phase != "private" else None,
+        "marking": sorted(s.active) if s.phase == "mark" and s.marking_for in _UNDOABLE else None,
+        "events": list(s.log),
         "triggers": list(s.triggers),
         "ending": s.ending,
         "over": s.phase == "over",
@@ -143,7 +153,14 @@ def view(ed: Edition, s: State, seat: int | None) -> dict[str, Any]:
             "dealt": [_goal(ed, g) for g in s.dealt[seat]],
             "to_act": seat in s.active,
             "pending": None,
+            "queue_causes": list(s.causes[seat]),
+            "unrevealed": len(s.hidden[seat]),
+            "undos": s.undos[seat],
+            "chose": bool(s.chose >> seat & 1),
+            "pass_unmet": bool(s.settings[seat] & 1),
         }
+        if s.hidden[seat]:
+            out["events"] = out["events"] + list(s.hidden[seat])
         if pending != NONE:
             if s.phase == "lead_singer":
                 you["pending"] = ed.colours[pending]

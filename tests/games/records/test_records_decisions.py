@@ -6,6 +6,8 @@ Readings already pinned elsewhere are named at the end of this module.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from recordroom.games.records import GAME, flow
@@ -16,6 +18,13 @@ from recordroom.games.records.state import NONE, State
 ED = load_edition()
 FAIL = {"type": "fail"}
 PASS = {"type": "pass"}
+DONE = {"type": "done"}
+
+
+def marked(s: State, seat: int, action: dict[str, Any]) -> State:
+    """``action`` marked, then the seat says done (a round's marking ends with done)."""
+    s = GAME.apply(s, seat, action)
+    return GAME.apply(s, seat, DONE) if DONE in GAME.legal_actions(s, seat) else s
 
 
 def first_week(players: int, seed: int = 1) -> State:
@@ -77,7 +86,7 @@ def test_marks_stay_hidden_until_every_marking_player_is_done() -> None:
     for seat in (1, 2, None):
         assert GAME.view(s, seat)["boards"][0]["fails"] == 0
     assert GAME.view(s, 0)["boards"][0]["fails"] == 1
-    s = GAME.apply(GAME.apply(s, 1, FAIL), 2, FAIL)
+    s = marked(marked(GAME.apply(s, 0, DONE), 1, FAIL), 2, FAIL)
     assert all(GAME.view(s, seat)["boards"][0]["fails"] == 1 for seat in (1, 2, None))
 
 
@@ -228,8 +237,10 @@ def test_a_goal_already_on_the_board_cannot_be_claimed_again() -> None:
 
 def test_private_goals_ask_every_holder_and_a_claimed_one_is_gone() -> None:
     """Other readings: only players who meet their goal are asked (which tells the table); a new
-    private goal is dealt after a claim; the goal not kept stays in play."""
+    private goal is dealt after a claim; the goal not kept stays in play. (Every seat here has
+    turned off "pass goals I cannot meet"; the next test has it on.)"""
     s = first_week(3).copy()
+    s.settings = (0, 0, 0)
     assert s.dealt == ((), (), ()) and NONE not in s.private
     goal = s.private[0]
     s.boards = s.shown = (_meeting(fresh(), goal), fresh(), fresh())
@@ -246,6 +257,33 @@ def test_private_goals_ask_every_holder_and_a_claimed_one_is_gone() -> None:
         s = GAME.apply(s, seat, GAME.legal_actions(s, seat)[0])
     assert s.phase == "pick" and goal in s.boards[0].goals
     assert s.private[0] == NONE and NONE not in s.private[1:]
+
+
+def test_unmeetable_private_goals_pass_unasked_and_the_table_cannot_tell() -> None:
+    """Other readings: every holder must press pass (the setting's default is on); the table
+    sees who is still deciding, or a pass told apart from an unasked one once resolved."""
+    s = first_week(3).copy()
+    goal = s.private[0]
+    s.boards = s.shown = (_meeting(fresh(), goal), fresh(), fresh())
+    s.hands = ((), (), ())
+    s.public = (NONE,) * ED.public_goals
+    s.settings = (1, 1, 0)
+    s = flow.weekend_next(ED, s)
+    assert s.phase == "private" and s.active == {0, 2}
+    assert GAME.view(s, None)["waiting"] is None and GAME.view(s, 1)["waiting"] is None
+    s = GAME.apply(s, 2, PASS)
+    s = GAME.apply(s, 0, PASS)
+    assert s.phase == "pick" and s.claims == (0, 0, 0)
+    # turned on while asked, with a goal it cannot meet: that seat passes at once
+    s = first_week(3).copy()
+    s.boards = s.shown = (fresh(), fresh(), fresh())
+    s.hands = ((), (), ())
+    s.public = (NONE,) * ED.public_goals
+    s.settings = (0, 0, 0)
+    s = flow.weekend_next(ED, s)
+    s = GAME.apply(s, 1, {"type": "setting", "pass_unmet": True})
+    assert s.active == {0, 2} and GAME.view(s, 1)["you"]["pass_unmet"] is True
+    assert GAME.view(s, 0)["you"]["pass_unmet"] is False
 
 
 def _meeting(board: bd.Board, goal: int) -> bd.Board:
@@ -320,7 +358,7 @@ def test_solo_option_b_with_a_free_choice_still_leads_to_the_goal_step() -> None
     s, goal = _claimable_row(solo(("agenda", "agenda", "agenda")))
     s = GAME.apply(s, 0, {"type": "draw"})
     assert len(GAME.legal_actions(s, 0)) == 3  # all one type: any card
-    s = GAME.apply(GAME.apply(s, 0, GAME.legal_actions(s, 0)[0]), 0, FAIL)
+    s = marked(GAME.apply(s, 0, GAME.legal_actions(s, 0)[0]), 0, FAIL)
     assert s.phase == "goal"
     assert {"type": "claim", "goal": ED.goals[goal].id} in GAME.legal_actions(s, 0)
 
@@ -328,7 +366,7 @@ def test_solo_option_b_with_a_free_choice_still_leads_to_the_goal_step() -> None
 def test_solo_option_a_never_leads_to_the_goal_step() -> None:
     """Other reading: every turn may end with a goal claim."""
     s, _ = _claimable_row(solo(("agenda", "asset")))
-    s = GAME.apply(GAME.apply(s, 0, GAME.legal_actions(s, 0)[0]), 0, FAIL)
+    s = marked(GAME.apply(s, 0, GAME.legal_actions(s, 0)[0]), 0, FAIL)
     assert s.phase == "turn" and s.turn == 2
 
 
@@ -337,7 +375,7 @@ def test_solo_option_b_without_a_claimable_goal_passes_by_itself() -> None:
     s = solo(("agenda", "agenda", "agenda"))
     row, deck = s.public, s.goal_deck
     s = GAME.apply(s, 0, {"type": "draw"})
-    s = GAME.apply(GAME.apply(s, 0, GAME.legal_actions(s, 0)[0]), 0, FAIL)
+    s = marked(GAME.apply(s, 0, GAME.legal_actions(s, 0)[0]), 0, FAIL)
     assert s.phase == "turn" and s.public == (deck[0], *row[:3])
 
 
@@ -352,7 +390,7 @@ def test_solo_ends_at_the_start_of_a_turn_with_fewer_than_two_cards() -> None:
     """Other reading: the last single card is still played."""
     s = solo(("agenda", "asset")).copy()
     s.deck = s.deck[:1]
-    s = GAME.apply(GAME.apply(s, 0, GAME.legal_actions(s, 0)[0]), 0, FAIL)
+    s = marked(GAME.apply(s, 0, GAME.legal_actions(s, 0)[0]), 0, FAIL)
     assert s.phase == "over" and s.triggers == ("deck",) and len(s.deck) == 1
 
 
@@ -361,7 +399,7 @@ def test_solo_ends_at_the_end_of_a_turn_with_a_full_fail_track() -> None:
     b = fresh()
     b.fails = len(ED.fail_penalties) - 1
     s = solo(("agenda", "asset"), b)
-    s = GAME.apply(GAME.apply(s, 0, GAME.legal_actions(s, 0)[0]), 0, FAIL)
+    s = marked(GAME.apply(s, 0, GAME.legal_actions(s, 0)[0]), 0, FAIL)
     assert s.phase == "over" and "fail" in s.triggers and len(s.deck) >= 2
 
 

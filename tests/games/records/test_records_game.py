@@ -61,8 +61,9 @@ def test_pick_is_hidden_until_all_have_picked_then_everyone_marks() -> None:
     assert GAME.view(s, 1)["revealed"] == GAME.view(GAME.new_state(3, 1), 1)["revealed"]
     with pytest.raises(IllegalAction):  # a pending pick may only change into another pick
         GAME.apply(s, 0, {"type": "fail"})
+    failed = GAME.apply(GAME.apply(pick_all(s), 0, {"type": "fail"}), 0, {"type": "done"})
     with pytest.raises(NotYourTurn):
-        GAME.apply(GAME.apply(pick_all(s), 0, {"type": "fail"}), 0, {"type": "fail"})
+        GAME.apply(failed, 0, {"type": "fail"})
     s = pick_all(s)
     assert s.phase == "mark" and s.active == {0, 1, 2}
     assert GAME.view(s, 2)["revealed"][0] == card
@@ -186,7 +187,7 @@ def test_solo_option_a_plays_one_discards_the_other_and_skips_goals() -> None:
     played = ED.cards[s.hands[0][0]].id
     s = GAME.apply(s, 0, {"type": "pick", "card": played})
     assert s.phase == "mark" and len(s.discards[0]) == 1
-    s = GAME.apply(s, 0, {"type": "fail"})
+    s = GAME.apply(GAME.apply(s, 0, {"type": "fail"}), 0, {"type": "done"})
     assert s.phase == "turn" and s.turn == 2
 
 
