@@ -3,7 +3,11 @@
 At the end of a game the table can download it. The input is the ``mosaic`` list of the game's
 result (``[{"sleeve": {"id": ..., "title": ..., "artist": ...}, "points": 3}, ...]``, in the order
 the sleeves were placed), so the server passes the result through unchanged. Each sleeve sits in
-the 3 x 3 grid with its title beneath and its points on a token beside it; the footer gives the
+the 3 x 3 grid with its title beneath and its points on a token beside it.
+
+The footer tells the night: given an :class:`Evening` (made from the game's result with
+:func:`evening_of`), the score and tier of a cooperative table or the ranking of a competitive one,
+then the players' names and the date; the footer grows to hold them. Without one, it gives the
 total and, when given, the tier and a caption.
 """
 
@@ -11,6 +15,8 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
 
 from PIL import Image, ImageDraw
 
@@ -28,8 +34,75 @@ MARGIN = 36
 FOOTER = 84
 
 
+HEADLINE = 56
+"""Height of the footer's first line (score and tier, or who won)."""
+ROW = 36
+"""Height of a ranking row and of the players-and-date line."""
+
+
 class MosaicError(ValueError):
     """The entries do not describe a mosaic; the message names the entry."""
+
+
+@dataclass(frozen=True)
+class Evening:
+    """What the mosaic's footer tells of the night: the outcome, the players and the date."""
+
+    headline: str
+    """``14 points · Right Notes`` (cooperative) or ``Ann wins with 9 points`` (competitive)."""
+    ranking: tuple[str, ...]
+    """Competitive: one line per player, best first (``1. Ann · 9 points``); empty otherwise."""
+    players: tuple[str, ...]
+    day: date
+
+    def lines(self) -> list[str]:
+        """Every line of text the footer draws, in order."""
+        return [self.headline, *self.ranking, self.signature()]
+
+    def signature(self) -> str:
+        """The last line: who played, and when."""
+        return f"{_and(self.players)} · {self.day.day} {self.day:%B %Y}"
+
+
+def evening_of(result: Mapping[str, object], players: Sequence[str], day: date) -> Evening:
+    """The footer of a finished Disc Cover game from its result and the seats' names."""
+    names = tuple(players)
+    score, tier, points = result.get("score"), result.get("tier"), result.get("points")
+    if isinstance(score, int) and isinstance(tier, str):
+        return Evening(f"{score} point{'s' if score != 1 else ''} · {tier}", (), names, day)
+    if (
+        isinstance(points, list)
+        and len(points) == len(names)
+        and all(isinstance(p, int) for p in points)
+        and points
+    ):
+        order = sorted(range(len(names)), key=lambda seat: (-points[seat], seat))
+        ranking = []
+        for seat in order:
+            place = 1 + sum(1 for p in points if p > points[seat])
+            ranking.append(f"{place}. {names[seat]} · {_points(points[seat])}")
+        best = max(points)
+        winners = [names[seat] for seat in order if points[seat] == best]
+        headline = (
+            f"{winners[0]} wins with {_points(best)}"
+            if len(winners) == 1
+            else f"{_and(winners)} share the victory with {_points(best)}"
+        )
+        return Evening(headline, tuple(ranking), names, day)
+    raise MosaicError(
+        "the result needs a score and a tier (cooperative) or one integer of points per player"
+    )
+
+
+def _points(n: int) -> str:
+    return f"{n} point{'s' if n != 1 else ''}"
+
+
+def _and(names: Sequence[str]) -> str:
+    """ "Ann", "Ann and Bo", "Ann, Bo and Cem"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def render_mosaic(
@@ -37,13 +110,15 @@ def render_mosaic(
     sleeves: SleeveSet | None = None,
     tier: str | None = None,
     caption: str | None = None,
+    evening: Evening | None = None,
 ) -> Image.Image:
     """The mosaic as a Pillow image (up to nine sleeves, row by row)."""
     if not 1 <= len(entries) <= 9:
         raise MosaicError(f"a mosaic holds 1 to 9 sleeves, got {len(entries)}")
     deck = sleeves or builtin_set()
     side = MARGIN * 2 + 3 * CELL + 2 * GAP
-    height = MARGIN * 2 + 3 * (CELL + CAPTION) + 2 * GAP + FOOTER
+    footer = FOOTER if evening is None else footer_height(evening)
+    height = MARGIN * 2 + 3 * (CELL + CAPTION) + 2 * GAP + footer
     sheet = Image.new("RGB", (side, height), (22, 20, 26))
     draw = ImageDraw.Draw(sheet)
     total = 0
@@ -59,6 +134,9 @@ def render_mosaic(
             (x, y + CELL + CAPTION // 2 + 2), _fit(draw, title, 20, CELL - 66),
             fill=(236, 232, 224), font=pil_font(20, bold=True), anchor="lm",
         )  # fmt: skip
+    if evening is not None:
+        _draw_evening(draw, evening, height - MARGIN - footer, side)
+        return sheet
     footer_y = height - MARGIN - FOOTER / 2
     label = f"{total} point{'s' if total != 1 else ''}" + (f" · {tier}" if tier else "")
     draw.text((MARGIN, footer_y), label, fill=(255, 214, 102), font=pil_font(38, True), anchor="lm")
@@ -75,11 +153,40 @@ def render_mosaic_png(
     sleeves: SleeveSet | None = None,
     tier: str | None = None,
     caption: str | None = None,
+    evening: Evening | None = None,
 ) -> bytes:
     """The mosaic as PNG bytes, for the table's download."""
     out = io.BytesIO()
-    render_mosaic(entries, sleeves, tier, caption).save(out, format="PNG", optimize=True)
+    render_mosaic(entries, sleeves, tier, caption, evening).save(out, format="PNG", optimize=True)
     return out.getvalue()
+
+
+def footer_height(evening: Evening) -> int:
+    """Pixels the footer of this evening takes: the headline, two ranking columns, the names."""
+    rows = (len(evening.ranking) + 1) // 2
+    return HEADLINE + rows * ROW + ROW + 12
+
+
+def _draw_evening(draw: ImageDraw.ImageDraw, evening: Evening, top: int, side: int) -> None:
+    width = side - 2 * MARGIN
+    y = top + HEADLINE // 2
+    draw.text(
+        (MARGIN, y), _fit(draw, evening.headline, 38, width), fill=(255, 214, 102),
+        font=pil_font(38, True), anchor="lm",
+    )  # fmt: skip
+    y = top + HEADLINE
+    column = width // 2
+    for index, line in enumerate(evening.ranking):
+        row, col = divmod(index, 2)
+        draw.text(
+            (MARGIN + col * column, y + row * ROW + ROW // 2), _fit(draw, line, 26, column - 16),
+            fill=(236, 232, 224), font=pil_font(26, True), anchor="lm",
+        )  # fmt: skip
+    y += (len(evening.ranking) + 1) // 2 * ROW + 12
+    draw.text(
+        (MARGIN, y + ROW // 2), _fit(draw, evening.signature(), 22, width), fill=(180, 176, 170),
+        font=pil_font(22), anchor="lm",
+    )  # fmt: skip
 
 
 def _read(entry: MosaicEntry, index: int) -> tuple[int, str, int]:

@@ -14,6 +14,7 @@ import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -28,7 +29,7 @@ from recordroom import games
 from recordroom.engine.game import Game, JSONDict, Seat
 from recordroom.engine.playout import replay
 from recordroom.media.booklet import render_booklet_html, render_booklet_pdf
-from recordroom.media.mosaic import render_mosaic_png
+from recordroom.media.mosaic import MosaicError, evening_of, render_mosaic_png
 from recordroom.media.packs import load_sleeve_set
 from recordroom.server.codes import normalise_code
 from recordroom.server.errors import ServerError
@@ -343,14 +344,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/rooms/{code}/mosaic.png", responses=errors)
     async def room_mosaic(code: str, hub: HubDep) -> Response:
-        """The 3 x 3 mosaic of a finished Disc Cover game, with the points on each sleeve."""
+        """The 3 x 3 mosaic of a finished Disc Cover game: the sleeves with their points, then the
+        score and tier (or the ranking), the players' names and the date."""
         room = hub.get(code)
         if room.status != "over" or not isinstance(room.result, dict):
             raise ServerError(ErrorCode.ROOM_NOT_OVER, "the mosaic is ready once the game is over")
         entries = room.result.get("mosaic")
         if not isinstance(entries, list):
             raise ServerError(ErrorCode.ROOM_NOT_OVER, f"{room.game.info.title} has no mosaic")
-        png = await asyncio.to_thread(render_mosaic_png, entries, sleeve_set)
+        try:
+            evening = evening_of(room.result, [s.name for s in room.seats], date.today())
+        except MosaicError as error:
+            raise ServerError(ErrorCode.ROOM_NOT_OVER, f"no mosaic to draw: {error}") from error
+        png = await asyncio.to_thread(render_mosaic_png, entries, sleeve_set, None, None, evening)
         headers = {"Content-Disposition": f'attachment; filename="mosaic-{room.code}.png"'}
         return Response(png, media_type="image/png", headers=headers)
 

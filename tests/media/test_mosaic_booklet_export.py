@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import re
+from datetime import date
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PIL import Image
 
@@ -13,7 +15,7 @@ from recordroom.cli import main
 from recordroom.games.disc_cover.sleeves import catalogue
 from recordroom.media.booklet import render_booklet_html, render_booklet_pdf
 from recordroom.media.export import export_sleeves, render_print_and_play_pdf
-from recordroom.media.mosaic import MosaicError, render_mosaic, render_mosaic_png
+from recordroom.media.mosaic import MosaicError, evening_of, render_mosaic, render_mosaic_png
 from recordroom.media.packs import FIRST_PACK_ID, SleeveSet, load_sleeve_set
 
 
@@ -39,6 +41,72 @@ def test_the_mosaic_shows_a_pack_sleeve(tmp_path: Path) -> None:
     entry = {"sleeve": {"id": FIRST_PACK_ID, "title": "Green"}, "points": 4}
     image = render_mosaic([entry], deck)
     assert image.getpixel((150, 150)) == (10, 200, 30)
+
+
+def footer_ink(image: Image.Image, top: int, bottom: int) -> int:
+    """How many pixels between two heights differ from the sheet's background."""
+    pixels = np.asarray(image.convert("RGB"))
+    background = pixels[-2, 2]
+    return int((pixels[top:bottom] != background).any(axis=2).sum())
+
+
+def test_a_cooperative_mosaic_tells_the_score_tier_players_and_date() -> None:
+    entries = result_mosaic([3, 14, 25, 36, 47, 58, 69, 70, 91])
+    result = {"score": 19, "tier": "Right Notes", "mosaic": entries}
+    evening = evening_of(result, ["Ann", "Bo", "Cem", "Dee"], date(2026, 12, 1))
+    assert evening.lines() == ["19 points · Right Notes", "Ann, Bo, Cem and Dee · 1 December 2026"]
+    bare = render_mosaic(entries)
+    told = render_mosaic(entries, evening=evening)
+    assert told.width == bare.width and told.height > bare.height
+    grid = 36 + 3 * (300 + 64) + 2 * 18
+    headline = (grid, grid + 56)
+    signature = (told.height - 36 - 36, told.height - 36)
+    assert footer_ink(told, *headline) > 500 and footer_ink(told, *signature) > 500
+    # Different names draw a different last line; the grid above it is the same.
+    other = render_mosaic(entries, evening=evening_of(result, ["Zoë"], date(2026, 12, 1)))
+    assert (
+        other.crop((0, 0, told.width, grid)).tobytes()
+        == told.crop((0, 0, told.width, grid)).tobytes()
+    )
+    assert (
+        other.crop((0, signature[0], told.width, signature[1])).tobytes()
+        != told.crop((0, signature[0], told.width, signature[1])).tobytes()
+    )
+
+
+def test_a_competitive_mosaic_ranks_the_players_with_shared_places() -> None:
+    entries = result_mosaic([1, 2, 3])
+    result = {"points": [7, 9, 9, 4, 1], "winners": [1, 2], "mosaic": entries}
+    names = ["Ann", "Bo", "Cem", "Dee", "Eli"]
+    evening = evening_of(result, names, date(2026, 1, 9))
+    assert evening.headline == "Bo and Cem share the victory with 9 points"
+    assert evening.ranking == (
+        "1. Bo · 9 points",
+        "1. Cem · 9 points",
+        "3. Ann · 7 points",
+        "4. Dee · 4 points",
+        "5. Eli · 1 point",
+    )
+    assert evening.signature() == "Ann, Bo, Cem, Dee and Eli · 9 January 2026"
+    alone = evening_of({"points": [3, 1, 2]}, names[:3], date(2026, 1, 9))
+    assert alone.headline == "Ann wins with 3 points"
+    # Three ranking rows (two columns) make the footer taller than a cooperative one.
+    coop = evening_of({"score": 5, "tier": "Tuning Up"}, names, date(2026, 1, 9))
+    ranked, plain = render_mosaic(entries, evening=evening), render_mosaic(entries, evening=coop)
+    assert ranked.height == plain.height + 3 * 36
+    grid = 36 + 3 * (300 + 64) + 2 * 18
+    for row in range(3):
+        top = grid + 56 + row * 36
+        assert footer_ink(ranked, top, top + 36) > 300, row
+
+
+@pytest.mark.parametrize(
+    "result",
+    [{}, {"score": 3}, {"points": [1, 2]}, {"points": [1, "2", 3]}, {"points": []}],
+)
+def test_a_result_without_an_outcome_is_refused(result: dict[str, object]) -> None:
+    with pytest.raises(MosaicError, match="score and a tier"):
+        evening_of(result, ["Ann", "Bo", "Cem"], date(2026, 1, 9))
 
 
 @pytest.mark.parametrize(

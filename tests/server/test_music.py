@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import time
 from collections.abc import Callable
@@ -12,7 +13,9 @@ from typing import Any
 import numpy as np
 import pytest
 import soundfile
+from PIL import Image
 
+from recordroom.media.mosaic import render_mosaic
 from recordroom.media.music.library import track_id
 
 from .helpers import Socket, TestClient, host, new_room
@@ -41,6 +44,12 @@ def music_folder(tmp_path: Path) -> tuple[Path, Path]:
     os.symlink(private / "secret.ogg", music / "escape.ogg")
     (music / "list.m3u8").write_text("two.ogg\none.ogg\n../private/secret.ogg\n")
     return music, private
+
+
+def result_entries(sock: Socket) -> list[dict[str, Any]]:
+    """The mosaic list of the finished game a socket last heard of."""
+    entries: list[dict[str, Any]] = sock.state["result"]["mosaic"]
+    return entries
 
 
 def until_version(sock: Socket, version: int) -> dict[str, Any]:
@@ -253,6 +262,9 @@ def test_play_again_keeps_the_players_and_the_mosaic_downloads(client: TestClien
             assert sockets[0].state["status"] == "over"
             mosaic = client.get(f"/api/rooms/{code}/mosaic.png")
             assert mosaic.status_code == 200 and mosaic.content[:8] == b"\x89PNG\r\n\x1a\n"
+            # Taller than the sleeves and a bare total: the outcome, the names and the date.
+            with Image.open(io.BytesIO(mosaic.content)) as picture:
+                assert picture.height > render_mosaic(result_entries(sockets[0])).height
             assert client.post(f"/api/rooms/{code}/again").status_code == 403
             again = client.post(f"/api/rooms/{code}/again", headers=host(host_token))
             assert again.status_code == 200
