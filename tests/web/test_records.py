@@ -49,10 +49,13 @@ def tap_first_legal(page: Page, option_b: bool = False) -> bool:
     if not choices.count():
         return False
     keys = choices.evaluate_all("(nodes) => nodes.map((n) => n.dataset.act)")
-    # Fail a card only when nothing else is legal; take option B when asked to.
-    order = [k for k in keys if k != "fail" and (k != "draw" or option_b)]
+    # Fail a card only when nothing else is legal; take option B when asked to; never undo; a
+    # confirmation asked is given.
+    order = [k for k in keys if k not in ("fail", "undo") and (k != "draw" or option_b)]
     if option_b and "draw" in keys:
         order = ["draw"]
+    if "confirm" in keys:
+        order = ["confirm"]
     key = order[0] if order else keys[0]
     before = version(page)
     try:

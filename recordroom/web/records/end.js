@@ -3,6 +3,7 @@
 import { el, api, seatColour, initials } from "/static/disc-cover/common.js";
 import { drawSheet } from "./sheet.js";
 import { AREA_NAMES, SCORING, cardWords, names, bonusWords } from "./words.js";
+import { logLines } from "./log.js";
 
 /** The score table: a column per player, a row per scoring area, the total last. */
 export function resultTable(ed, state) {
@@ -11,7 +12,7 @@ export function resultTable(ed, state) {
   const winners = new Set(result.winners);
   const head = el("tr", {}, el("th", { scope: "col" }, "Area"), seats.map((seat) => el("th", {
     scope: "col", class: winners.has(seat.seat) ? "winner" : "",
-  }, el("span", { class: "disc tiny", style: { "--c": seatColour(seat.seat) }, "aria-hidden": "true" },
+  }, el("span", { class: "disc tiny", "data-seat-colour": seatColour(seat.seat), style: { "--c": seatColour(seat.seat) }, "aria-hidden": "true" },
     el("span", {}, initials(seat.name))), " ", seat.name, winners.has(seat.seat) ? " ★" : "")));
   const rows = SCORING.map((area) => el("tr", {}, el("th", { scope: "row" }, AREA_NAMES[area]),
     result.breakdown.map((b, i) => el("td", { class: winners.has(i) ? "winner" : "" }, String(b[area])))));
@@ -30,7 +31,10 @@ export function resultTable(ed, state) {
     el("table", { class: "score-table", "aria-label": "Scores by area" }, el("thead", {}, head), el("tbody", {}, rows, total)));
 }
 
-function describe(ed, entry, seats) {
+const article = (word) => (/^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`);
+
+/** One entry of the action log in words (the replay's caption). */
+export function describe(ed, entry, seats) {
   if (!entry) return "The game is set up.";
   const who = seats[entry.seat]?.name || `Player ${entry.seat + 1}`;
   const a = entry.action;
@@ -42,7 +46,9 @@ function describe(ed, entry, seats) {
       ? `${who} placed a crew member in slot ${a.slot + 1}${a.multiplier !== null ? " with a multiplier" : ""}.`
       : `${who} ticked ${a.area} box ${a.box + 1}.`;
     case "fail": return `${who} failed a card.`;
-    case "bonus": return `${who} used a ${bonusWords(a.bonus)} bonus.`;
+    case "bonus": return `${who} used ${article(bonusWords(a.bonus))} bonus.`;
+    case "undo": return `${who} took back their marks.`;
+    case "done": return `${who} is done marking.`;
     case "claim": return `${who} claimed ${ed.goals[a.goal]?.name || a.goal}.`;
     case "pass": return `${who} passed.`;
     case "draw": return `${who} drew a third card (option B).`;
@@ -56,7 +62,8 @@ export function replayViewer(ed, code, seats) {
   const caption = el("p", { class: "replay-caption", role: "status", "aria-live": "polite" });
   const boards = el("div", { class: "replay-boards" });
   const range = el("input", { type: "range", min: "0", max: "0", value: "0", "aria-label": "Step of the replay" });
-  let step = 0, steps = 0, timer = null, asked = 0;
+  const said = el("ol", { class: "replay-log", "aria-label": "What happened at this step" });
+  let step = 0, steps = 0, timer = null, asked = 0, seen = 0, seenStep = -2;
   async function show(n) {
     const ask = ++asked;
     const data = await api("GET", `/api/rooms/${code}/replay/${n}`);
@@ -66,6 +73,12 @@ export function replayViewer(ed, code, seats) {
     const v = data.view;
     const when = v.phase === "over" ? "game over" : seats.length > 1 ? `week ${v.week}, ${v.phase}` : `turn ${v.turn}, ${v.phase}`;
     caption.textContent = `Step ${step} of ${steps} (${when}): ${describe(ed, data.entry, seats)}`;
+    // What that step caused, in the same sentences as the live log.
+    const all = logLines(ed, v.events || [], seats);
+    const lines = step === seenStep + 1 ? all.filter((line) => line.index >= seen) : all.slice(-3);
+    seen = (v.events || []).length;
+    seenStep = step;
+    said.replaceChildren(...lines.map((line) => el("li", {}, line.text)));
     boards.replaceChildren(...v.boards.map((b, i) => el("div", { class: "mini" },
       el("h4", {}, seats[i]?.name || `Player ${i + 1}`, el("b", {}, ` ${b.score}`)),
       drawSheet(ed, b, { small: true, label: `${seats[i]?.name} at step ${step}` }))));
@@ -80,7 +93,7 @@ export function replayViewer(ed, code, seats) {
       range,
       el("button", { type: "button", class: "quiet", id: "replay-next", onclick: () => go(step + 1), "aria-label": "Step forward" }, "▶"),
       el("button", { type: "button", class: "quiet", onclick: () => go(steps), "aria-label": "Last step" }, "Last »")),
-    caption, boards);
+    caption, said, boards);
   show(0).then(() => go(steps));
   return box;
 }

@@ -8,6 +8,7 @@ import {
   AREA_NAMES, ROLE_NAMES, plural,
 } from "./words.js";
 import { cardFace, goalCard, directionLine } from "./cards.js";
+import { logBox, placeWords } from "./log.js";
 
 let code = normaliseCode(location.pathname.split("/join/")[1] || new URLSearchParams(location.search).get("room"));
 let live = null;
@@ -20,6 +21,18 @@ let tab = null; // the area shown on a narrow screen ("all" or an area)
 let lastPrompt = null;
 let lastRound = null;
 let replayShown = false;
+let confirming = null; // {text, action}: a fail or a bonus-losing mark waiting for "yes"
+let doneTimer = null; // the automatic "done" of a seat that had nothing to choose
+// The same fixed delay for every seat, so that how soon a seat is done tells the table nothing.
+const AUTO_DONE_MS = 1500;
+
+// A seat link from the table (a new phone for a seat): keep its token, then drop it from the
+// address bar so it does not stay in the history or get shared by accident.
+const linked = new URLSearchParams(location.search).get("seat_token");
+if (code && linked) {
+  tokens.setSeat(code, linked);
+  history.replaceState(null, "", `/join/${code}`);
+}
 
 const phaseKey = (v) => `${v.week}:${v.round}:${v.turn}:${v.phase}:${v.current_goal}`;
 const narrow = () => window.matchMedia("(max-width: 899px)").matches;
@@ -97,6 +110,7 @@ function send(action) {
   if (!last?.view) return;
   $("#error").textContent = "";
   chooser = null;
+  confirming = null;
   wish = { action, key: phaseKey(last.view), legal: JSON.stringify(last.legal_actions), version: last.version };
   if (!live.act(action)) retry = true; // offline: sent again when the link is back
   render(last);
@@ -167,8 +181,80 @@ function previewOf(cardId, board) {
 
 function tapTarget(key) {
   const actions = targetsOf(last.legal_actions).get(key) || [];
-  if (actions.length === 1) send(actions[0]);
+  if (actions.length === 1) choose(actions[0]);
   else if (actions.length > 1) { chooser = { key, actions }; render(last); }
+}
+
+// ---- say it before it happens ---------------------------------------------------------------
+
+/** Room for one more bonus of that name on the board (the engine loses it otherwise). */
+function roomFor(board, name) {
+  const [kind, colour] = String(name).split(":");
+  switch (kind) {
+    case "album": return board.albums < ed.release.albums.length;
+    case "single": return board.singles < ed.release.singles.length;
+    case "multiplier": return board.multipliers.earned < ed.multipliers.length;
+    case "cash": return board.cash_lifted.length < ed.restrictions.length;
+    case "agenda": return board.agenda.length < ed.agenda.rows * ed.agenda.columns;
+    case "asset": return board.assets.length < ed.assets.boxes;
+    case "tour": {
+      const step = ed.tour[board.tour];
+      return Boolean(step) && (step.cash === null || board.cash_lifted.includes(ed.restrictions[step.cash]));
+    }
+    case "harmony": {
+      const rows = colour ? [colour] : ed.colours;
+      return rows.some((c) => (board.harmonies[c] || []).length < ed.harmonies.columns);
+    }
+    default: return true;
+  }
+}
+
+/** The bonuses an action earns at once (not those of the chain that follows). */
+function earnedBy(action, board) {
+  const out = [];
+  if (action.type === "fail") {
+    const next = ed.fail.bonuses[board.fails];
+    if (next) out.push(next);
+  } else if (action.type === "mark" && action.area === "crew") {
+    if (ed.crew[action.slot].bonus) out.push(ed.crew[action.slot].bonus);
+  } else if ((action.type === "mark" && action.area === "agenda") || (action.type === "bonus" && action.bonus === "agenda")) {
+    const ticked = new Set([...board.agenda, action.box]);
+    for (const line of ed.agenda.lines) if (line.bonus && line.boxes.includes(action.box) && line.boxes.every((b) => ticked.has(b))) out.push(line.bonus);
+  } else if ((action.type === "mark" && action.area === "assets") || (action.type === "bonus" && action.bonus === "asset")) {
+    const has = new Set([...board.assets, action.box]);
+    if (has.has(action.box - 1) && ed.assets.bonuses[action.box - 1]) out.push(ed.assets.bonuses[action.box - 1]);
+    if (has.has(action.box + 1) && ed.assets.bonuses[action.box]) out.push(ed.assets.bonuses[action.box]);
+  } else if (action.type === "bonus") {
+    const kind = action.bonus.split(":")[0];
+    if (kind === "album") out.push(ed.release.albums[board.albums]);
+    if (kind === "single") out.push(ed.release.singles[board.singles]);
+    if (kind === "tour") out.push(ed.tour[board.tour]?.bonus);
+    if (kind === "harmony") {
+      const colour = ed.colours[Math.floor(action.box / ed.harmonies.columns)];
+      out.push(ed.harmonies.bonuses[colour][action.box % ed.harmonies.columns]);
+    }
+  }
+  return out.filter(Boolean);
+}
+
+/** A fail, or a mark whose bonus has nowhere to go, is confirmed first; anything else is sent. */
+function choose(action) {
+  const board = last.view.boards[last.seat];
+  const lost = earnedBy(action, board).filter((name) => !roomFor(board, name));
+  let text = null;
+  if (action.type === "fail") {
+    const penalty = ed.fail.penalties[board.fails];
+    text = penalty === undefined
+      ? "Fail this card? Your fail track is full: the card is just discarded."
+      : `Fail this card? It ticks fail box ${board.fails + 1} (${penalty} points on the fail track).`;
+    if (lost.length) text += ` Its ${names(lost.map(bonusWords))} bonus is lost: nowhere to put it.`;
+  } else if (lost.length) {
+    text = `This loses a bonus: ${names(lost.map(bonusWords))} has nowhere to go. Mark it anyway?`;
+  }
+  if (!text) { send(action); return; }
+  confirming = { text, action };
+  chooser = null;
+  render(last);
 }
 
 // ---- rendering -----------------------------------------------------------------------------
@@ -198,13 +284,23 @@ function render(state) {
   document.body.dataset.phase = view.phase;
   document.body.dataset.toAct = you.to_act ? "1" : "0";
   document.body.dataset.pending = you.pending || "";
-  disc.style.setProperty("--c", board.lead_singer ? colourOf(board.lead_singer) : seatColour(state.seat));
+  // One colour per seat everywhere (the results too); the lead singer colour is a ring around it.
+  disc.style.setProperty("--c", seatColour(state.seat));
+  disc.style.boxShadow = board.lead_singer ? `0 0 0 3px ${colourOf(board.lead_singer)}` : "";
   // The choice we sent is seen once the phase moves on, our legal actions change, or it is pending.
   if (wish && (wish.key !== phaseKey(view) || wish.legal !== JSON.stringify(state.legal_actions))) wish = null;
   if (wish && you.pending !== null && wish.action.card === you.pending) wish = null;
   if (retry && wish) { retry = false; wish.version = state.version; live.act(wish.action); }
   retry = false;
   if (chooser && !state.legal_actions.some((a) => keyOf(a) === chooser.key)) chooser = null;
+  if (confirming && !state.legal_actions.some((a) => JSON.stringify(a) === JSON.stringify(confirming.action))) confirming = null;
+  // Nothing to choose: "done" is sent for us after the same delay as for everyone.
+  const onlyDone = state.legal_actions.length === 1 && state.legal_actions[0].type === "done";
+  if (doneTimer && (!onlyDone || doneTimer.version !== state.version)) { clearTimeout(doneTimer.id); doneTimer = null; }
+  if (onlyDone && !wish && !doneTimer && state.view.you.chose === false) {
+    const at = state.version;
+    doneTimer = { version: at, id: setTimeout(() => { doneTimer = null; if (last?.version === at) send({ type: "done" }); }, AUTO_DONE_MS) };
+  }
 
   const solo = view.players === 1;
   $("#me-round").textContent = solo ? `solo · turn ${view.turn}` : view.week ? `week ${view.week} · pick ${view.round} of ${ed.picks_per_week}` : "setup";
@@ -227,7 +323,13 @@ function render(state) {
   renderGoals(state);
   renderSheet(state, board, targets, preview);
   renderChooser(state);
+  renderLog(state);
   renderOver(state);
+}
+
+function renderLog(state) {
+  const view = state.view;
+  $("#log-box").replaceChildren(logBox(ed, view.events || [], state.seats, { mine: view.you.unrevealed || 0 }));
 }
 
 function renderStatus(state) {
@@ -247,15 +349,21 @@ function renderStatus(state) {
     title = `Week ${view.week} · pick ${view.round} of ${ed.picks_per_week}`;
     hint = you.pending ? `Locked in. Tap another card to change it until everyone has picked. ${waitText}` : "Pick one card, secretly. The sheet shows where it could go.";
   } else if (phase === "mark") {
+    const still = (view.marking || []).filter((s) => s !== state.seat).map((s) => state.seats[s]?.name);
     if (you.to_act && you.played) {
       title = `Mark your ${cardWords(ed, you.played).title}`;
-      hint = "Tap a glowing place on your sheet, or fail the card.";
+      const placeable = state.legal_actions.some((a) => a.type === "mark");
+      hint = placeable ? "Tap a glowing place on your sheet, or fail the card." : "No place for it on your sheet: it can only be failed.";
     } else if (you.to_act && you.queue.length) {
       title = `Bonus: ${bonusWords(you.queue[0])}`;
-      hint = "Choose where it goes: tap a glowing place or a button.";
+      const cause = you.queue_causes?.[0];
+      hint = `${cause ? `Earned by ${placeWords(ed, cause)}. ` : ""}Choose where it goes: tap a glowing place or a button.`;
+    } else if (you.to_act) {
+      title = "Your marks are in";
+      hint = you.chose ? "Look them over: Done ends your marking, Undo takes the marks back." : "Nothing to choose this time: done in a moment.";
     } else {
       title = view.current_goal || view.players === 1 ? "Marking" : `Week ${view.week} · marking`;
-      hint = "Done. Waiting for the others to mark their sheets.";
+      hint = still.length ? `Done. Still marking: ${names(still)}.` : "Done. Waiting for the others to mark their sheets.";
     }
   } else if (phase === "claim") {
     const goal = ed.goals[view.current_goal];
@@ -263,7 +371,7 @@ function renderStatus(state) {
     hint = you.to_act ? "You can claim this goal. Claim it or pass: several players may claim it." : you.pending ? `You chose to ${you.pending}. ${waitText}` : `You cannot claim it. ${waitText}`;
   } else if (phase === "private") {
     title = "Weekend: your private goal";
-    hint = you.to_act ? "Claim your private goal now, or keep it for a later weekend." : `${waitText}`;
+    hint = you.to_act ? "Claim your private goal now, or keep it for a later weekend." : "Waiting for the private goals to be decided.";
   } else if (phase === "turn") {
     title = `Solo · turn ${view.turn}`;
     hint = "Option A: play one of the two cards, the other is discarded. Option B: draw a third card.";
@@ -326,12 +434,14 @@ function renderPanel(state) {
       const allowed = playable.has(id) || canChange;
       const isChosen = chosen === id;
       const face = cardFace(ed, id, { chosen: isChosen });
+      const nowhere = previewOf(id, view.boards[state.seat]).size === 0;
       return el("button", {
         type: "button", class: `card-button${isChosen ? " chosen" : ""}`, disabled: !allowed,
         "data-act": you.to_act && allowed ? "pick" : null, "data-change": canChange ? "pick" : null, "data-card": id,
-        "aria-pressed": String(isChosen), "aria-label": `${cardWords(ed, id).title}: ${cardWords(ed, id).marks}${isChosen ? " (your pick)" : ""}`,
+        "aria-pressed": String(isChosen), "aria-label": `${cardWords(ed, id).title}: ${cardWords(ed, id).marks}${nowhere ? " (no place for it: it would be failed)" : ""}${isChosen ? " (your pick)" : ""}`,
         onclick: () => send({ type: "pick", card: id }),
-      }, face, isChosen ? el("span", { class: "lock", "aria-hidden": "true" }, wish ? "…" : "✓") : null);
+      }, face, nowhere ? el("span", { class: "no-place" }, "No place for it: it would be failed") : null,
+      isChosen ? el("span", { class: "lock", "aria-hidden": "true" }, wish ? "…" : "✓") : null);
     })));
     if (view.phase === "pick") parts.push(directionLine(view, state.seat, state.seats));
     if (legal.some((a) => a.type === "draw")) {
@@ -339,15 +449,24 @@ function renderPanel(state) {
         `Option B: draw a third card (${plural(view.deck, "card", "cards")} left)`));
     }
   } else if (view.phase === "mark" && you.to_act) {
+    const undo = legal.some((a) => a.type === "undo")
+      ? el("button", { type: "button", class: "quiet undo-button", "data-act": "undo", onclick: () => send({ type: "undo" }) },
+        `Undo my marks (${3 - (you.undos || 0)} left)`) : null;
     if (you.played) {
-      parts.push(el("div", { class: "played" }, cardFace(ed, you.played, { chosen: true })));
-      parts.push(el("button", { type: "button", class: "quiet fail-button", "data-act": "fail", onclick: () => send({ type: "fail" }) },
+      const placeable = legal.some((a) => a.type === "mark");
+      parts.push(el("div", { class: "played" }, cardFace(ed, you.played, { chosen: true }),
+        placeable ? null : el("p", { class: "no-place" }, "No place for it: it would be failed.")));
+      parts.push(el("button", { type: "button", class: `${placeable ? "quiet " : ""}fail-button`, "data-act": "fail", onclick: () => choose({ type: "fail" }) },
         "Fail this card (tick a fail box)"));
+    } else if (!you.queue.length && legal.some((a) => a.type === "done")) {
+      parts.push(el("div", { class: "done-row" },
+        el("button", { type: "button", class: "done-button", "data-act": "done", onclick: () => send({ type: "done" }) }, "Done"),
+        undo));
     } else if (you.queue.length) {
       const options = legal.filter((a) => a.type === "bonus");
       const buttons = options.map((a) => {
         const key = keyOf(a);
-        return el("button", { type: "button", class: "quiet small", "data-act": key, onclick: () => send(a) }, keyLabel(key));
+        return el("button", { type: "button", class: "quiet small", "data-act": key, onclick: () => choose(a) }, keyLabel(key));
       });
       const areas = [...new Set(options.map((a) => AREA_NAMES[areaOfKey(ed, keyOf(a))]))];
       parts.push(el("div", { class: "bonus-queue" },
@@ -355,6 +474,7 @@ function renderPanel(state) {
           you.queue.length > 1 ? el("span", { class: "muted" }, ` Then: ${you.queue.slice(1).map(bonusWords).join(", ")}.`) : ""),
         options.length <= 6 ? el("div", { class: "bonus-choices" }, buttons)
           : el("details", {}, el("summary", {}, "Or choose from a list"), el("div", { class: "bonus-choices" }, buttons))));
+      if (undo) parts.push(undo);
     }
   } else if (view.phase === "claim" || view.phase === "private") {
     const id = view.phase === "claim" ? view.current_goal : you.private_goal;
@@ -372,19 +492,36 @@ function renderPanel(state) {
       choiceButton("Pass", { type: "pass" }, { class: "quiet" })));
   }
   if (sending) parts.push(sending);
+  const mine = state.seats[state.seat];
+  if (mine?.bot && view.phase !== "over") {
+    parts.unshift(el("div", { class: "bot-plays" },
+      el("p", {}, `A bot${mine.level ? ` (${mine.level})` : ""} plays your seat for now.`),
+      el("button", { type: "button", id: "take-back", onclick: () => {
+        if (!live?.send({ type: "take_back" })) $("#error").textContent = "No connection: try again in a moment.";
+      } }, "Take my seat back")));
+  }
+  if (view.players > 1 && view.phase !== "over") {
+    const box = el("input", { type: "checkbox", id: "pass-unmet", checked: you.pass_unmet ? "" : null,
+      onchange: (event) => live.act({ type: "setting", pass_unmet: event.target.checked }) });
+    box.checked = Boolean(you.pass_unmet);
+    parts.push(el("label", { class: "setting", for: "pass-unmet" }, box, " Pass my private goal without asking while I cannot meet it"));
+  }
   panel.replaceChildren(...parts);
 }
 
 function renderPlayers(state) {
   const view = state.view;
-  const waiting = new Set(view.waiting || []);
-  const choosing = view.waiting !== null;
+  const marking = view.marking !== null && view.marking !== undefined;
+  const waiting = new Set(marking ? view.marking : view.waiting || []);
+  const choosing = view.waiting !== null || marking;
   $("#players").replaceChildren(...state.seats.map((seat) => {
     const b = view.boards[seat.seat];
     const revealed = view.phase === "mark" && view.revealed[seat.seat] ? cardWords(ed, view.revealed[seat.seat]).title : null;
-    const status = choosing ? (waiting.has(seat.seat) ? "choosing…" : "chosen ✓") : revealed ? `plays ${revealed}` : "";
+    const status = marking ? `${revealed ? `${revealed} · ` : ""}${waiting.has(seat.seat) ? "marking…" : "done ✓"}`
+      : choosing ? (waiting.has(seat.seat) ? "choosing…" : "chosen ✓") : revealed ? `plays ${revealed}` : "";
     return el("span", { class: `player-chip${waiting.has(seat.seat) ? " waiting" : ""}${seat.seat === state.seat ? " me" : ""}` },
-      el("span", { class: "disc tiny", style: { "--c": b.lead_singer ? colourOf(b.lead_singer) : seatColour(seat.seat) } }, el("span", {}, initials(seat.name))),
+      el("span", { class: "disc tiny", "data-seat-colour": seatColour(seat.seat),
+        style: { "--c": seatColour(seat.seat), "box-shadow": b.lead_singer ? `0 0 0 3px ${colourOf(b.lead_singer)}` : null } }, el("span", {}, initials(seat.name))),
       el("span", {}, el("b", {}, seat.name), ` ${b.score} pts`, status ? el("small", {}, ` · ${status}`) : null));
   }));
 }
@@ -426,6 +563,16 @@ function renderSheet(state, board, targets, preview) {
 
 function renderChooser(state) {
   const box = $("#chooser");
+  if (confirming) {
+    box.hidden = false;
+    box.replaceChildren(el("div", { class: "chooser-card" },
+      el("h3", { id: "chooser-title" }, confirming.action.type === "fail" ? "Fail the card?" : "Lose a bonus?"),
+      el("p", { class: "confirm-text" }, confirming.text),
+      el("button", { type: "button", "data-act": "confirm", onclick: () => { const a = confirming.action; confirming = null; send(a); } },
+        confirming.action.type === "fail" ? "Yes, fail it" : "Yes, mark it"),
+      el("button", { type: "button", class: "quiet", onclick: () => { confirming = null; render(last); } }, "Back")));
+    return;
+  }
   if (!chooser) { box.hidden = true; box.replaceChildren(); return; }
   const card = ed.cards[state.view.you.played];
   const values = ed.multipliers;
@@ -433,7 +580,7 @@ function renderChooser(state) {
   box.replaceChildren(el("div", { class: "chooser-card" },
     el("h3", { id: "chooser-title" }, keyLabel(chooser.key)),
     el("p", { class: "muted" }, "Use a multiplier on this crew member?"),
-    chooser.actions.map((a) => el("button", { type: "button", "data-act": `mult:${a.multiplier}`, onclick: () => send(a) },
+    chooser.actions.map((a) => el("button", { type: "button", "data-act": `mult:${a.multiplier}`, onclick: () => choose(a) },
       a.multiplier === null ? `No multiplier: ${card.points} pts` : `×${values[a.multiplier]}: ${card.points * values[a.multiplier]} pts`)),
     el("button", { type: "button", class: "quiet", onclick: () => { chooser = null; render(last); } }, "Back")));
 }

@@ -148,7 +148,8 @@ function crewArea(ctx) {
         text(cx, cy + 1, "♫", { "font-size": 13, fill: "#fff" })));
     });
   });
-  return svg(columns * (C + G) + G, rows * (C + G) + G, parts, notes);
+  // A slot with a cash target is a pair [slot, target]: flatten it into the drawing's children.
+  return svg(columns * (C + G) + G, rows * (C + G) + G, parts.flat(), notes);
 }
 
 function trackArea(ctx, list, filled, key, labelOf, options = {}) {

@@ -7,6 +7,7 @@ import { drawSheet, legend } from "./sheet.js";
 import { goalCard } from "./cards.js";
 import { resultTable, replayViewer } from "./end.js";
 import { loadEdition, cardWords, colourOf, names, goalStatus, plural } from "./words.js";
+import { logBox } from "./log.js";
 
 const params = new URLSearchParams(location.search);
 let code = normaliseCode(params.get("room"));
@@ -77,12 +78,18 @@ function render(state) {
   renderRound(state);
   renderGoals(state);
   renderBoards(state);
+  $("#table-log").replaceChildren(logBox(ed, view.events || [], state.seats, { newest: 5 }));
+  renderHostBar(state);
   const over = $("#table-over");
   if (state.status === "over" && state.result) {
     over.hidden = false;
     if (!overShown) {
       overShown = true;
       over.replaceChildren(resultTable(ed, state), replayViewer(ed, code, state.seats));
+    }
+    if (hostToken && !$("#play-again")) {
+      over.prepend(el("button", { type: "button", id: "play-again", onclick: () => api("POST", `/api/rooms/${code}/again`, undefined, hostToken)
+        .catch((e) => { $("#host-error").textContent = e.message; }) }, "Play again"));
     }
   } else { over.hidden = true; overShown = false; }
   document.title = `Records · ${view.phase === "over" ? "game over" : view.players > 1 ? `week ${view.week}` : `turn ${view.turn}`}`;
@@ -109,6 +116,7 @@ const PHASES = {
 function renderRound(state) {
   const view = state.view;
   const waiting = (view.waiting || []).map((s) => state.seats[s]?.name);
+  const marking = (view.marking || []).map((s) => state.seats[s]?.name);
   const bits = [];
   if (view.players > 1) {
     bits.push(el("span", { class: "chip" }, view.week ? `Week ${view.week}` : "Setup"));
@@ -121,6 +129,8 @@ function renderRound(state) {
   bits.push(el("span", { class: "chip" }, `Deck: ${plural(view.deck, "card", "cards")}`));
   bits.push(el("span", { class: "chip phase-chip" }, PHASES[view.phase] || view.phase));
   if (waiting.length) bits.push(el("span", { class: "chip waiting-chip" }, `Still choosing: ${names(waiting)}`));
+  if (marking.length) bits.push(el("span", { class: "chip waiting-chip marking-chip" }, `Still marking: ${names(marking)}`));
+  if (state.timer) bits.push(el("span", { class: "chip timer-chip", "data-remaining": String(state.timer.remaining) }, `⏱ ${Math.ceil(state.timer.remaining)} s`));
   if (view.ending && view.phase !== "over") bits.push(el("span", { class: "chip ending-chip" }, "Last week: the end is triggered"));
   $("#round-info").replaceChildren(...bits);
 }
@@ -144,25 +154,73 @@ function renderGoals(state) {
 
 function renderBoards(state) {
   const view = state.view;
-  const waiting = new Set(view.waiting || []);
-  const choosing = view.waiting !== null;
+  const marking = Array.isArray(view.marking);
+  const waiting = new Set(marking ? view.marking : view.waiting || []);
+  const choosing = view.waiting !== null || marking;
   const count = view.players;
   $("#table-boards").dataset.count = String(count);
   $("#table-boards").replaceChildren(...state.seats.map((seat) => {
     const board = view.boards[seat.seat];
     const revealed = view.revealed?.[seat.seat];
     let status = "";
-    if (choosing) status = waiting.has(seat.seat) ? "choosing…" : "chosen ✓";
+    if (marking) status = `${revealed ? `${cardWords(ed, revealed).title} · ` : ""}${waiting.has(seat.seat) ? "marking…" : "done ✓"}`;
+    else if (choosing) status = waiting.has(seat.seat) ? "choosing…" : "chosen ✓";
     else if (view.phase === "mark" && revealed) status = `plays ${cardWords(ed, revealed).title}`;
+    if (seat.away !== null && seat.away !== undefined) status = `${status ? `${status} · ` : ""}phone away ${Math.round(seat.away)} s`;
     return el("article", { class: `player-board${waiting.has(seat.seat) ? " waiting" : ""}`, "data-seat": seat.seat },
       el("header", {},
-        el("span", { class: "disc tiny", style: { "--c": board.lead_singer ? colourOf(board.lead_singer) : seatColour(seat.seat) } }, el("span", {}, initials(seat.name))),
-        el("b", { class: "board-name" }, seat.name, seat.bot ? el("small", { class: "muted" }, " bot") : null),
+        el("span", { class: "disc tiny", "data-seat-colour": seatColour(seat.seat), title: board.lead_singer ? `lead singer: ${board.lead_singer}` : null,
+          style: { "--c": seatColour(seat.seat), "box-shadow": board.lead_singer ? `0 0 0 3px ${colourOf(board.lead_singer)}` : null } }, el("span", {}, initials(seat.name))),
+        el("b", { class: "board-name" }, seat.name, seat.bot ? el("small", { class: "muted" }, ` bot${seat.level ? ` · ${seat.level}` : ""}`) : null),
         el("span", { class: "board-status" }, status),
         el("b", { class: "board-score" }, `${board.score}`, el("small", {}, " pts"))),
       drawSheet(ed, board, { small: true, label: `${seat.name}'s sheet` }));
   }));
   if (!$("#table-legend")) $("#play").append(el("div", { id: "table-legend" }, legend()));
+}
+
+// ---- the host's controls in play: seats to bots and back, a new phone, levels, the timer --------
+
+const LEVELS = ["easy", "normal", "hard"];
+
+function seatControls(state, seat) {
+  if (!hostToken || state.status !== "playing") return null;
+  const path = `/api/rooms/${code}/seats/${seat.seat}/bot`;
+  const fail = (e) => { $("#host-error").textContent = e.message; };
+  const level = el("select", { "aria-label": `Bot level for ${seat.name}`, "data-level-seat": String(seat.seat),
+    onchange: (event) => api("POST", path, { level: event.target.value }, hostToken).catch(fail) },
+  LEVELS.map((l) => el("option", { value: l, selected: (seat.level || "normal") === l ? "" : null }, l)));
+  level.value = seat.level || "normal";
+  return el("div", { class: "seat-controls" },
+    seat.bot ? level : el("button", { type: "button", class: "quiet small", "data-hand-bot": String(seat.seat),
+      onclick: () => api("POST", path, {}, hostToken).catch(fail) }, "Hand to a bot"),
+    el("button", { type: "button", class: "quiet small", "data-new-phone": String(seat.seat), onclick: async () => {
+      try {
+        const answer = await api("DELETE", path, { name: seat.name }, hostToken);
+        const link = `${location.origin}/join/${code}?seat_token=${encodeURIComponent(answer.token)}`;
+        $("#seat-link").replaceChildren(el("p", {}, `${seat.name}'s seat on a new phone: open `, el("b", { class: "seat-link" }, link)));
+      } catch (e) { fail(e); }
+    } }, "New phone"));
+}
+
+function renderHostBar(state) {
+  const bar = $("#host-bar");
+  if (!hostToken || state.status !== "playing") { bar.hidden = true; return; }
+  bar.hidden = false;
+  const seconds = state.timer?.seconds ?? null;
+  if (!bar.dataset.built) {
+    bar.dataset.built = "1";
+    bar.append(el("label", {}, "Pick timer ", el("select", { id: "timer-select", "aria-label": "Pick timer",
+      onchange: (event) => api("POST", `/api/rooms/${code}/timer`, { seconds: Number(event.target.value) }, hostToken)
+        .catch((e) => { $("#host-error").textContent = e.message; }) },
+    [0, 15, 30, 60].map((s) => el("option", { value: String(s) }, s ? `${s} s` : "off")))));
+  }
+  if (seconds !== null && document.activeElement !== $("#timer-select")) $("#timer-select").value = String(seconds);
+  for (const seat of state.seats) {
+    const box = document.querySelector(`.player-board[data-seat="${seat.seat}"] header`);
+    const controls = seatControls(state, seat);
+    if (box && controls) box.after(controls);
+  }
 }
 
 if (code) enter();
