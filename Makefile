@@ -13,9 +13,10 @@ $(STAMP): requirements.lock pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
-## run: start the game server (rooms kept in ./data) on 127.0.0.1:8000; prints the address and a QR code
+## run: start the game server (rooms kept in ./data) on port 8000 of every address, so phones on the
+## same network can join; prints the join address and a QR code
 run: $(STAMP)
-	$(BIN)/recordroom serve --host 127.0.0.1 --port 8000 --data-dir data
+	$(BIN)/recordroom serve --port 8000 --data-dir data
 
 ## test: install what the tests need, then lint, format check, type check and the whole suite
 test: $(STAMP) system-deps lint typecheck pytest

@@ -47,15 +47,20 @@ from recordroom.server.protocol import (
     ErrorOut,
     GameLog,
     GameOut,
+    HoldMessage,
     Joined,
     JoinRoom,
     MusicSettings,
+    PingMessage,
+    PlayingMessage,
     PongMessage,
     RoomCreated,
     RoomInfo,
     SeatHandedBack,
     SeatOut,
     TakeBack,
+    TakeBackMessage,
+    TimerSettings,
 )
 from recordroom.server.qr import qr_svg
 from recordroom.server.ratelimit import SlidingWindow
@@ -99,6 +104,9 @@ class Settings:
     """A custom sleeve pack (``--sleeves DIR``) that joins or replaces the built-in sleeves."""
     public_url: str | None = None
     """The address phones open (default: the address the request came to)."""
+    open_after: float = 20.0
+    """Seconds after a turn of a game with music began when it opens without the table (0: at
+    once, the vote never waits for the song)."""
 
 
 _client_message: TypeAdapter[ActMessage | Any] = TypeAdapter(ClientMessage)
@@ -205,6 +213,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             jukebox,
             default_options,
             senses,
+            settings.open_after,
         )
         hub.restore()
         hub.attach(loop)
@@ -214,6 +223,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await hub.stop()
+            await hub.stop_writer()
             with suppress(Exception):
                 await warming
             senses.stop()
@@ -278,7 +288,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/rooms", status_code=201, responses=errors, dependencies=[Depends(limit(joins))])
     async def create_room(body: CreateRoom, hub: HubDep) -> RoomCreated:
         """Opens a room for a game; the answer holds the host's token."""
-        room = await asyncio.to_thread(hub.create, body.game, body.options, body.music)
+        room = await hub.create(body.game, body.options, body.music, {"timer": body.timer})
         return RoomCreated(code=room.code, host_token=room.host_token)
 
     @app.get("/api/rooms/{code}", responses=errors, dependencies=[Depends(limit(lookups))])
@@ -304,8 +314,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         room.check_host(token)
         level = body.level if body is not None else None
         hub.check_level(room, level)
-        seat = room.add_bot()
-        hub.set_level(room, seat, level)
+        seat = room.add_bot(level)
         return room.seats_out()[seat]
 
     @app.post("/api/rooms/{code}/start", responses=errors)
@@ -325,7 +334,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """
         room = hub.get(code)
         room.check_host(token)
-        return AgainOut(code=hub.again(room).code)
+        return AgainOut(code=(await hub.again(room)).code)
 
     @app.post("/api/rooms/{code}/music/skip", responses=errors)
     async def skip_track(code: str, hub: HubDep, token: HostToken) -> dict[str, Any]:
@@ -408,12 +417,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Response(pdf, media_type="application/pdf")
 
     @app.post("/api/rooms/{code}/seats/{seat}/bot", responses=errors)
-    async def hand_to_bot(code: str, seat: int, hub: HubDep, token: HostToken) -> SeatOut:
-        """(host) A bot plays this seat from now on."""
+    async def hand_to_bot(
+        code: str,
+        seat: int,
+        hub: HubDep,
+        token: HostToken,
+        body: Annotated[AddBot | None, Body()] = None,
+    ) -> SeatOut:
+        """(host) A bot plays this seat from now on, at a level if given (any seat, any time)."""
         room = hub.get(code)
         room.check_host(token)
-        room.hand_to_bot(seat)
+        level = body.level if body is not None else None
+        hub.check_level(room, level)
+        room.hand_to_bot(seat, level)
         return room.seats_out()[seat]
+
+    @app.post("/api/rooms/{code}/timer", responses=errors)
+    async def set_timer(
+        code: str, body: TimerSettings, hub: HubDep, token: HostToken
+    ) -> TimerSettings:
+        """(host) The decision timer: when it runs out, each undecided seat's bot decides."""
+        room = hub.get(code)
+        room.check_host(token)
+        room.set_timer(body.seconds)
+        return body
 
     @app.delete("/api/rooms/{code}/seats/{seat}/bot", responses=errors)
     async def take_back(
@@ -517,7 +544,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     text = await websocket.receive_text()
                 except (WebSocketDisconnect, RuntimeError, KeyError):
                     break
-                _handle(room, connection, text, settings.max_message_bytes)
+                await _handle(room, connection, text, settings.max_message_bytes)
         finally:
             room.disconnect(connection)
             connection.queue.put_nowait((None, None))
@@ -556,7 +583,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def _handle(room: Room, connection: Connection, text: str, max_bytes: int) -> None:
+async def _handle(room: Room, connection: Connection, text: str, max_bytes: int) -> None:
     """Handles one client message; every refusal is an error message and changes nothing."""
 
     def refuse(code: str, message: str) -> None:
@@ -585,13 +612,30 @@ def _handle(room: Room, connection: Connection, text: str, max_bytes: int) -> No
         )
         refuse(ErrorCode.MESSAGE_MALFORMED, problems)
         return
-    if not isinstance(message, ActMessage):
+    if isinstance(message, PingMessage):
         connection.send(PongMessage().model_dump())
+        return
+    try:
+        if isinstance(message, PlayingMessage | HoldMessage):
+            if connection.role != "host":
+                raise ServerError(
+                    ErrorCode.MESSAGE_INVALID, f"only the table sends {message.type!r}", 403
+                )
+            if isinstance(message, PlayingMessage):
+                room.open_turn(message.turn)
+            else:
+                room.hold_turn(message.turn)
+            return
+    except ServerError as error:
+        refuse(error.code, error.message)
         return
     if connection.role != "seat" or connection.seat is None:
         refuse(ErrorCode.SEAT_NOT_HELD, "this connection holds no seat; join with a seat token")
         return
     try:
-        room.act(connection.seat, message.action, message.version)
+        if isinstance(message, TakeBackMessage):
+            room.reclaim(connection.seat)
+        else:
+            await room.act(connection.seat, message.action, message.version)
     except ServerError as error:
         refuse(error.code, error.message)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -22,11 +23,14 @@ from recordroom.server.errors import ServerError
 from recordroom.server.music import Jukebox, RoomMusic, Senses
 from recordroom.server.protocol import AgainMessage, ErrorCode, MusicSettings
 from recordroom.server.room import Room, SeatSlot
-from recordroom.server.store import Store
+from recordroom.server.store import DeleteRoom, NewRoom, Store
+from recordroom.server.writer import Writer, commit_job
 
 log = logging.getLogger("recordroom.server")
 
 GameLoader = Callable[[str], Game]
+CODE_TRIES = 200
+"""Random codes tried for a new room before giving up (``room/limit``)."""
 
 
 class Hub:
@@ -41,19 +45,26 @@ class Hub:
         jukebox: Jukebox | None = None,
         default_options: dict[str, JSONDict] | None = None,
         senses: Senses | None = None,
+        open_after: float = 20.0,
     ) -> None:
-        self.store = store
+        self.store: Store = store if isinstance(store, Writer) else Writer(store)
+        """Every write goes through this one writer (see :mod:`recordroom.server.writer`)."""
+        self._creating: set[str] = set()
+        """Codes of rooms being stored right now (not yet in ``rooms``)."""
         self.jukebox = jukebox
         self.senses = senses
         self.default_options = default_options or {}
         self.game_names = game_names
         self.load_game = load_game
         self.bot_delay = bot_delay
+        self.open_after = open_after
         self.rooms: dict[str, Room] = {}
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
-        self._agents: dict[tuple[str, Seat], Agent] = {}
-        self._levels: dict[tuple[str, Seat], str] = {}
+        self._agents: dict[tuple[str, Seat, str], Agent] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._openings: dict[str, asyncio.TimerHandle] = {}
+        self._timers: dict[str, tuple[int, asyncio.TimerHandle]] = {}
+        self._deciding: set[asyncio.Task[None]] = set()
 
     # -- games ------------------------------------------------------------------------------
 
@@ -73,6 +84,7 @@ class Hub:
             try:
                 game = self.game(record.game)
                 room = Room.from_record(record, game, self.store, self.jukebox)
+                room.open_after = self.open_after
             except Exception:
                 log.exception("room %s could not be rebuilt; left out", record.code)
                 continue
@@ -81,13 +93,35 @@ class Hub:
             count += 1
         return count
 
-    def create(self, game_name: str, options: JSONDict, music: MusicSettings | None = None) -> Room:
-        """A new, empty room for a game; its options and music are checked now."""
+    async def create(
+        self,
+        game_name: str,
+        options: JSONDict,
+        music: MusicSettings | None = None,
+        settings: JSONDict | None = None,
+    ) -> Room:
+        """A new, empty room for a game, served once it is stored (see :meth:`build`)."""
+        room = await asyncio.to_thread(self.build, game_name, options, music, settings)
+        await self._open(room)
+        return room
+
+    def build(
+        self,
+        game_name: str,
+        options: JSONDict,
+        music: MusicSettings | None = None,
+        settings: JSONDict | None = None,
+    ) -> Room:
+        """A new, empty room for a game, not stored yet; its options and music are checked now.
+
+        ``settings`` are the room's own (such as the decision ``timer``), not the game's. The
+        room's code is given when it is stored.
+        """
         game = self.game(game_name)
         options = {**self.default_options.get(game_name, {}), **options}
         _check_options(game, options)
         room = Room(
-            code=self._free_code(),
+            code="",
             game_name=game_name,
             game=game,
             options=dict(options),
@@ -95,22 +129,40 @@ class Hub:
             host_token=new_token(),
             store=self.store,
             jukebox=self.jukebox,
+            settings=dict(settings or {}),
+            open_after=self.open_after,
         )
         if game.info.music and self.jukebox is not None:
             room.music = RoomMusic.build(self.jukebox, music or MusicSettings(), room.seed)
         elif music is not None:
             raise ServerError(ErrorCode.MUSIC_INVALID, f"{game.info.title} plays no music", 422)
-        self.store.create_room(room.record())
-        room.on_change = self._room_changed
-        self.rooms[room.code] = room
         return room
 
-    def again(self, old: Room) -> Room:
+    async def _open(self, room: Room) -> None:
+        """Gives the room a free code and stores it with its seats; then, and only then, serves it.
+
+        A room the store refuses is served to no one and left nowhere (one job: room and seats).
+        """
+        room.code = self._free_code()
+        self._creating.add(room.code)
+        try:
+            await commit_job(self.store, NewRoom(room.record()))
+        except Exception as error:
+            log.error("room %s could not be stored: %s", room.code, error)
+            raise ServerError(
+                ErrorCode.SERVER_STORE, f"could not save the room: {error}", 503
+            ) from error
+        finally:
+            self._creating.discard(room.code)
+        room.on_change = self._room_changed
+        self.rooms[room.code] = room
+
+    async def again(self, old: Room) -> Room:
         """A new game with the same players: same game, options, music, seats and tokens."""
         if old.status != "over":
             raise ServerError(ErrorCode.ROOM_NOT_OVER, "a new game starts once this one is over")
         room = Room(
-            code=self._free_code(),
+            code="",
             game_name=old.game_name,
             game=old.game,
             options=dict(old.options),
@@ -120,23 +172,30 @@ class Hub:
             seats=[SeatSlot(s.name, s.token, s.bot, level=s.level) for s in old.seats],
             jukebox=self.jukebox,
             settings=dict(old.settings),
+            open_after=self.open_after,
         )
         if old.music is not None and self.jukebox is not None:
             room.music = RoomMusic.build(self.jukebox, old.music.settings, room.seed)
-        self.store.create_room(room.record())
-        self.store.save_seats(room.code, [s.record() for s in room.seats])
-        room.on_change = self._room_changed
-        self.rooms[room.code] = room
-        room.start()
+        await self._open(room)
+        try:
+            room.start()
+        except Exception:
+            # Not started, not kept: the host asks again (the old room still holds everyone).
+            self.rooms.pop(room.code, None)
+            with contextlib.suppress(Exception):
+                await commit_job(self.store, DeleteRoom(room.code))
+            raise
         for client in list(old.clients):
             client.send(AgainMessage(code=room.code).model_dump())
         return room
 
     def _free_code(self) -> str:
-        code = new_code()
-        while code in self.rooms or self.store.code_taken(code):
+        """A code no room holds (every stored room is in memory, or set aside, or being made)."""
+        for _ in range(CODE_TRIES):
             code = new_code()
-        return code
+            if code not in self.rooms and code not in self._creating:
+                return code
+        raise ServerError(ErrorCode.ROOM_LIMIT, "no free room code was found; try later", 503)
 
     def get(self, code: str) -> Room:
         """The room with that code; ``ServerError`` (404) otherwise."""
@@ -154,8 +213,14 @@ class Hub:
             self._room_changed(room)
 
     async def stop(self) -> None:
-        """Stops every bot task."""
-        tasks = list(self._bot_tasks.values())
+        """Stops every bot task and clock."""
+        for handle in self._openings.values():
+            handle.cancel()
+        for _, handle in self._timers.values():
+            handle.cancel()
+        self._openings.clear()
+        self._timers.clear()
+        tasks = [*self._bot_tasks.values(), *self._deciding]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -163,13 +228,76 @@ class Hub:
                 await task
         self._bot_tasks.clear()
 
+    async def stop_writer(self) -> None:
+        """Commits what is queued and stops the hub's writer (the store itself stays open)."""
+        if isinstance(self.store, Writer):
+            await asyncio.to_thread(self.store.stop)
+
     def _room_changed(self, room: Room) -> None:
-        if self._loop is None or not room.bot_seats_to_move():
+        if self._loop is None:
+            return
+        self._schedule_clocks(room)
+        if not room.bot_seats_to_move():
             return
         task = self._bot_tasks.get(room.code)
         if task is not None and not task.done():
             return
         self._bot_tasks[room.code] = self._loop.create_task(self._play_bots(room))
+
+    # -- clocks: the turn that opens by itself, the decision timer ---------------------------
+
+    def _schedule_clocks(self, room: Room) -> None:
+        """(Re)sets the room's two clocks after a change."""
+        assert self._loop is not None
+        now = time.monotonic()
+        opening = self._openings.pop(room.code, None)
+        if opening is not None:
+            opening.cancel()
+        if room.listening and room.turn is not None:
+            delay = max(0.0, room.open_deadline - now)
+            self._openings[room.code] = self._loop.call_later(
+                delay, self._open_by_itself, room, room.turn
+            )
+        remaining = room.timer_remaining()
+        timer = self._timers.get(room.code)
+        if remaining is None or not room.undecided_seats():
+            if timer is not None:
+                timer[1].cancel()
+                del self._timers[room.code]
+            return
+        if timer is not None and timer[0] == room.round_no:
+            return  # this round's timer already runs
+        if timer is not None:
+            timer[1].cancel()
+        handle = self._loop.call_later(remaining, self._timer_ran_out, room, room.round_no)
+        self._timers[room.code] = (room.round_no, handle)
+
+    def _open_by_itself(self, room: Room, turn: int) -> None:
+        self._openings.pop(room.code, None)
+        if not room.listening or room.turn != turn:
+            return
+        if time.monotonic() < room.open_deadline:  # held meanwhile
+            self._schedule_clocks(room)
+            return
+        log.info("room %s: turn %s opened by itself (the table did not)", room.code, turn)
+        room.open_turn(turn)
+
+    def _timer_ran_out(self, room: Room, round_no: int) -> None:
+        self._timers.pop(room.code, None)
+        if room.round_no != round_no or self._loop is None:
+            return
+        seats = room.undecided_seats()
+        if seats:
+            task = self._loop.create_task(self._decide_for(room, round_no, seats))
+            self._deciding.add(task)
+            task.add_done_callback(self._deciding.discard)
+
+    async def _decide_for(self, room: Room, round_no: int, seats: list[Seat]) -> None:
+        """The timer ran out: each undecided seat's bot decides for it, this once."""
+        for seat in seats:
+            if room.round_no != round_no or seat not in room.undecided_seats():
+                continue
+            await self._bot_move(room, seat, timer=True)
 
     def check_level(self, room: Room, level: str | None) -> None:
         """Refuses a bot level the room's game does not offer."""
@@ -178,24 +306,16 @@ class Hub:
                 "bot/level", f"{room.game.info.title} has no {level!r} bots", status=422
             )
 
-    def set_level(self, room: Room, seat: Seat, level: str | None) -> None:
-        """The level the bot of a seat plays at (None: the game's default bot)."""
-        if level is None:
-            self._levels.pop((room.code, seat), None)
-        else:
-            self._levels[(room.code, seat)] = level
-        self._agents.pop((room.code, seat), None)
-
     def agent(self, room: Room, seat: Seat) -> Agent:
         """The agent playing a bot seat: its level if one was chosen, else the game's default.
 
         The default is the ``normal`` level when the game has levels (it answers at once; ``hard``
         thinks for a second a move), otherwise the strongest kind the game offers.
         """
-        key = (room.code, seat)
+        kind = room.seats[seat].level or default_bot(room.game)
+        key = (room.code, seat, kind)
         agent = self._agents.get(key)
         if agent is None:
-            kind = self._levels.get(key) or default_bot(room.game)
             agent = room.game.agent(kind, room.bot_agent_seed(seat))
             self._agents[key] = agent
         return agent
@@ -204,26 +324,36 @@ class Hub:
         while room.bot_seats_to_move():
             await asyncio.sleep(self.bot_delay)
             for seat in room.bot_seats_to_move():
-                view, legal = room.seat_view(seat)
-                if not legal:
-                    continue
-                if room.game.info.music and self.senses is not None:
-                    # A listening bot hears the song and sees the sleeves, like anyone at the table.
-                    senses = await asyncio.to_thread(self.senses.for_view, room.music, view)
-                    view = {**view, "senses": senses}
-                    if room.status != "playing" or room.seat_view(seat)[1] != legal:
-                        continue  # the table moved on while the bot listened
-                # A searching bot thinks for a while: keep the event loop free meanwhile.
-                action = await asyncio.to_thread(self.agent(room, seat).choose, view, legal)
-                if seat not in room.bot_seats_to_move() or room.seat_view(seat)[1] != legal:
-                    continue  # the table moved on while the bot thought
-                try:
-                    room.act(seat, action, None)
-                except ServerError as error:
-                    log.error("bot of seat %s in room %s refused: %s", seat, room.code, error)
+                if not await self._bot_move(room, seat):
                     return
                 # Let clients' messages through between two bot moves.
                 await asyncio.sleep(0)
+
+    async def _bot_move(self, room: Room, seat: Seat, timer: bool = False) -> bool:
+        """A bot decides for ``seat`` now (``timer``: for a person whose time ran out).
+
+        False when the room refused the move.
+        """
+        view, legal = room.seat_view(seat)
+        if not legal:
+            return True
+        if room.game.info.music and self.senses is not None:
+            # A listening bot hears the song and sees the sleeves, like anyone at the table.
+            senses = await asyncio.to_thread(self.senses.for_view, room.music, view)
+            view = {**view, "senses": senses}
+            if room.status != "playing" or room.seat_view(seat)[1] != legal:
+                return True  # the table moved on while the bot listened
+        # A searching bot thinks for a while: keep the event loop free meanwhile.
+        action = await asyncio.to_thread(self.agent(room, seat).choose, view, legal)
+        due = room.undecided_seats() if timer else room.bot_seats_to_move()
+        if seat not in due or room.seat_view(seat)[1] != legal:
+            return True  # the table moved on while the bot thought
+        try:
+            await room.act(seat, action, None)
+        except ServerError as error:
+            log.error("bot of seat %s in room %s refused: %s", seat, room.code, error)
+            return False
+        return True
 
 
 def _check_options(game: Game, options: JSONDict) -> None:

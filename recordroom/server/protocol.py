@@ -35,9 +35,14 @@ class ErrorCode:
     ACTION_STALE = "action/stale"
     RATE_LIMITED = "rate/limited"
     SERVER_STORE = "server/store"
+    ROOM_LIMIT = "room/limit"
+    REQUEST_TOO_LARGE = "request/too_large"
     MUSIC_INVALID = "music/invalid"
     MUSIC_NOT_FOUND = "music/not_found"
     SLEEVE_NOT_FOUND = "sleeve/not_found"
+    MESSAGE_INVALID = "message/invalid"
+    TURN_NOT_OPEN = "turn/not_open"
+    SEAT_NOT_BOT = "seat/not_bot"
 
 
 class Model(BaseModel):
@@ -106,6 +111,15 @@ class CreateRoom(Model):
     music: MusicSettings | None = Field(
         default=None, description="for a game with music; default: the demo playlist"
     )
+    timer: Literal[0, 15, 30, 60] = Field(
+        default=0, description="seconds a decision round may take before bots decide (0: off)"
+    )
+
+
+class TimerSettings(Model):
+    """``POST /api/rooms/{code}/timer``: seconds a decision round may take (0: no timer)."""
+
+    seconds: Literal[0, 15, 30, 60] = Field(examples=[30])
 
 
 class RoomCreated(Model):
@@ -157,6 +171,11 @@ class SeatOut(Model):
     name: str
     connected: bool
     bot: bool
+    level: str | None = Field(default=None, description="the level of the bot playing the seat")
+    away: float | None = Field(
+        default=None,
+        description="seconds since the seat's last phone dropped (no phone connected, no bot)",
+    )
 
 
 class RoomInfo(Model):
@@ -220,6 +239,17 @@ class StateMessage(Model):
         default=None,
         description="for the table (host, spectators) of a game with music: the current track",
     )
+    listening: bool = Field(
+        default=False,
+        description="the turn's song is not playing yet: nobody may act until the table opens it",
+    )
+    opens_in: float | None = Field(
+        default=None, description="while listening: seconds until the turn opens by itself"
+    )
+    timer: dict[str, float] | None = Field(
+        default=None,
+        description='the decision timer of the round: {"seconds": 30, "remaining": 12.5}',
+    )
 
 
 class AgainMessage(Model):
@@ -254,11 +284,34 @@ class ActMessage(Model):
     action: dict[str, Any]
 
 
+class PlayingMessage(Model):
+    """(table) Turn ``turn``'s song is audibly playing: its vote opens."""
+
+    type: Literal["playing"]
+    turn: int = Field(strict=True)
+
+
+class HoldMessage(Model):
+    """(table) The previous song still plays (play to the end): wait before opening ``turn``."""
+
+    type: Literal["hold"]
+    turn: int = Field(strict=True)
+
+
+class TakeBackMessage(Model):
+    """(seat) The phone takes its seat back from the bot that played it."""
+
+    type: Literal["take_back"]
+
+
 class PingMessage(Model):
     """Keeps a connection alive through idle proxies; answered with a pong."""
 
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[ActMessage | PingMessage, Field(discriminator="type")]
-CLIENT_TYPES = ("act", "ping")
+ClientMessage = Annotated[
+    ActMessage | PingMessage | PlayingMessage | HoldMessage | TakeBackMessage,
+    Field(discriminator="type"),
+]
+CLIENT_TYPES = ("act", "ping", "playing", "hold", "take_back")

@@ -10,11 +10,22 @@ client sent, the seat acted (a double tap, or a bot playing the seat) or the sea
 changed (its turn came or went, a round resolved). A choice made in parallel with other seats of
 a simultaneous round is not stale just because another seat chose first: that seat's options are
 the same, so everyone can pick at once without being bounced.
+
+The song leads the turn (games with music): when a new turn begins, the room is *listening* until
+the table says the turn's song is audibly playing (:meth:`Room.open_turn`), or until
+``open_after`` seconds have passed (the hub opens it then, so a table that is gone or an audio
+element that is blocked never stalls the night). While listening no seat may act
+(``turn/not_open``) and bots wait. Decision rounds can have a timer (room setting ``timer``): it
+starts when a round begins (or when the turn opens) and, when it runs out, the hub lets each
+undecided seat's bot decide. A round begins with every action that does more than take the actor
+out of ``state.active`` (a vote that resolves the round, a new tie-break, the Leader's choice).
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
@@ -26,10 +37,17 @@ from recordroom.server.codes import new_token
 from recordroom.server.errors import ServerError
 from recordroom.server.music import Jukebox, RoomMusic
 from recordroom.server.protocol import ErrorCode, MusicSettings, SeatOut, StateMessage
-from recordroom.server.store import RoomRecord, SeatRecord, Store
+from recordroom.server.store import AppendAction, RoomRecord, SeatRecord, SetStatus, Store, Write
+from recordroom.server.writer import commit_job
 
 Status = Literal["lobby", "playing", "over"]
 Role = Literal["seat", "host", "spectator"]
+
+
+def _retrieve(task: asyncio.Future[None]) -> None:
+    """Takes a finished action's error, so that one nobody waited for is not reported again."""
+    if not task.cancelled():
+        task.exception()
 
 
 class Client(Protocol):
@@ -57,6 +75,8 @@ class SeatSlot:
     connections: int = 0
     level: str | None = None
     """The bot level of the seat (None: the game's default bot)."""
+    away_since: float | None = None
+    """When (``time.monotonic``) the seat's last phone dropped, while none is connected."""
 
     def record(self) -> SeatRecord:
         """The seat as stored."""
@@ -87,6 +107,22 @@ class Room:
     """Room-level settings (such as the vote timer), kept in the store."""
     _seat_legal: list[tuple[Action, ...] | None] = field(default_factory=list)
     _seat_changed_at: list[int] = field(default_factory=list)
+    _acting: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held from an action's checks to its landing: two actions never see the same old state."""
+    _next: Any = None
+    """The state an action checked under ``_acting`` leads to, until it lands."""
+    open_after: float = 20.0
+    """Seconds after a turn began when it opens by itself (the table did not open it)."""
+    turn: int | None = None
+    """The current turn of a game with music (the public view's ``turn``)."""
+    opened_turn: int | None = None
+    """The last turn whose vote the table (or the fallback) opened."""
+    open_deadline: float = 0.0
+    """When (``time.monotonic``) the current turn opens by itself."""
+    round_no: int = 0
+    """Counts decision rounds; the timer of a round is identified by it."""
+    round_began: float | None = None
+    """When (``time.monotonic``) the current round's timer started; None while it does not run."""
 
     # -- building ---------------------------------------------------------------------------
 
@@ -120,6 +156,14 @@ class Room:
                 # The process died between the last action and the status write.
                 store.set_status(room.code, "over", room.result)
             room._reset_seen()
+            if room.status == "playing":
+                # After a restart the turn under way stays open: its song was already heard.
+                room._track_turn(game.view(room.state, None))
+                room.opened_turn = room.turn
+                room._new_round()
+                now = time.monotonic()
+                for slot in room.seats:
+                    slot.away_since = None if slot.bot else now
         return room
 
     def record(self) -> RoomRecord:
@@ -166,8 +210,18 @@ class Room:
 
     def seats_out(self) -> list[SeatOut]:
         """The seats as everyone may see them."""
+        now = time.monotonic()
         return [
-            SeatOut(seat=i, name=s.name, connected=s.bot or s.connections > 0, bot=s.bot)
+            SeatOut(
+                seat=i,
+                name=s.name,
+                connected=s.bot or s.connections > 0,
+                bot=s.bot,
+                level=s.level if s.bot else None,
+                away=None
+                if s.bot or s.connections > 0 or s.away_since is None
+                else round(now - s.away_since, 1),
+            )
             for i, s in enumerate(self.seats)
         ]
 
@@ -201,11 +255,11 @@ class Room:
         self._changed()
         return len(self.seats) - 1, token
 
-    def add_bot(self) -> Seat:
-        """Adds a bot seat before the start."""
+    def add_bot(self, level: str | None = None) -> Seat:
+        """Adds a bot seat (at ``level``, None: the game's default) before the start."""
         self._require_lobby()
         self._require_room_for_one_more()
-        self.seats.append(SeatSlot(f"Bot {len(self.seats) + 1}", None, bot=True))
+        self.seats.append(SeatSlot(f"Bot {len(self.seats) + 1}", None, bot=True, level=level))
         try:
             self._save_seats()
         except BaseException:
@@ -251,22 +305,37 @@ class Room:
         self.state = state
         self.status = "playing"
         self._reset_seen()
+        now = time.monotonic()
+        for slot in self.seats:
+            if slot.connections == 0 and not slot.bot:
+                slot.away_since = now
+        self._new_round()
         self._changed()
 
     # -- seats and bots during the game -----------------------------------------------------
 
-    def hand_to_bot(self, seat: Seat) -> None:
-        """A bot plays this seat from now on (its player may come back later)."""
+    def hand_to_bot(self, seat: Seat, level: str | None = None) -> None:
+        """A bot (at ``level``, None: the game's default) plays this seat from now on.
+
+        Its player may come back later; a seat a bot already plays changes level.
+        """
         slot = self._slot(seat)
-        if slot.bot:
+        before = (slot.bot, slot.level)
+        if slot.bot and slot.level == level:
             return
-        slot.bot = True
+        slot.bot, slot.level = True, level
         try:
             self._save_seats()
         except BaseException:
-            slot.bot = False
+            slot.bot, slot.level = before
             raise
         self._changed()
+
+    def reclaim(self, seat: Seat) -> None:
+        """The seat's own phone takes it back from the bot that played it."""
+        if not self._slot(seat).bot:
+            raise ServerError(ErrorCode.SEAT_NOT_BOT, "no bot plays this seat; it is yours")
+        self.take_back(seat, None)
 
     def take_back(self, seat: Seat, name: str | None) -> str | None:
         """A person plays the seat again: its own player, or with ``name`` a new one (new token)."""
@@ -294,7 +363,7 @@ class Room:
 
     def bot_seats_to_move(self) -> list[Seat]:
         """The bot seats that must act now."""
-        if self.status != "playing":
+        if self.status != "playing" or self.listening:
             return []
         return sorted(s for s in self.state.active if self.seats[s].bot)
 
@@ -304,15 +373,35 @@ class Room:
 
     # -- actions ----------------------------------------------------------------------------
 
-    def act(self, seat: Seat, action: Action, version: int | None) -> None:
+    async def act(self, seat: Seat, action: Action, version: int | None) -> None:
         """Applies a seat's action: checked, committed to the store, then told to everyone.
 
         ``version`` is the version the client looked at; ``None`` (bots) skips that check.
         Seats outside ``state.active`` are passed to the game too: a seat with a pending
         simultaneous choice may replace it, and the game's own error speaks otherwise.
+
+        The room's actions are taken one at a time: the next one is checked against the state
+        this one leaves. The caller being cancelled (a phone that hangs up) does not stop an
+        action whose write was handed to the store: it still lands, and is told to everyone.
         """
+        acting = asyncio.ensure_future(self._act(seat, action, version))
+        acting.add_done_callback(_retrieve)
+        await asyncio.shield(acting)
+
+    async def _act(self, seat: Seat, action: Action, version: int | None) -> None:
+        async with self._acting:
+            self._act_now(seat, action, version)
+            await self._land(seat, action)
+
+    def _act_now(self, seat: Seat, action: Action, version: int | None) -> None:
+        """The checks of an action and its new state, kept in ``_next`` (nothing changes)."""
         if self.status == "lobby":
             raise ServerError(ErrorCode.ROOM_NOT_STARTED, "the game has not started yet")
+        if self.listening:
+            raise ServerError(
+                ErrorCode.TURN_NOT_OPEN,
+                f"turn {self.turn} opens once its song is playing; listen first",
+            )
         if version is not None and self.seats[seat].bot:
             raise ServerError(ErrorCode.SEAT_BOT, "a bot plays this seat now; ask the host")
         if version is not None and not self._seat_changed_at[seat] <= version <= self.version:
@@ -327,21 +416,129 @@ class Room:
         except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:
             # A game that did not anticipate some shape of input; the state is unchanged.
             raise ServerError("action/malformed", f"not an action of this game: {error}") from error
-        index = self.version
+        self._next = state
+
+    async def _land(self, seat: Seat, action: Action) -> None:
+        """Commits the checked action (with the result, when it ends the game), then applies it."""
+        state, self._next = self._next, None
+        writes: list[Write] = [AppendAction(self.code, self.version, seat, action)]
+        over = self.game.is_over(state)
+        result = self.game.result(state) if over else None
+        if over:
+            writes.append(SetStatus(self.code, "over", result))
         try:
-            self.store.append_action(self.code, index, seat, action)
+            await commit_job(self.store, *writes)
         except Exception as error:
             raise ServerError(
                 ErrorCode.SERVER_STORE, f"could not save the action: {error}", 503
             ) from error
+        before = self.state.active
         self.state = state
         self.log.append({"seat": seat, "action": action})
         self._seat_changed_at[seat] = self.version
-        if self.game.is_over(state):
+        if not state.active <= before - {seat}:
+            self._new_round()
+        if over:
             self.status = "over"
-            self.result = self.game.result(state)
-            self.store.set_status(self.code, "over", self.result)
+            self.result = result
         self._changed()
+
+    # -- the listening moment and the timer ------------------------------------------------
+
+    @property
+    def leads_with_music(self) -> bool:
+        """Whether the song opens each turn's vote (a game with music that plays some)."""
+        return self.game.info.music and self.music is not None
+
+    @property
+    def listening(self) -> bool:
+        """Whether the current turn waits for its song before anyone may act."""
+        return (
+            self.status == "playing"
+            and self.leads_with_music
+            and self.turn is not None
+            and self.turn != self.opened_turn
+        )
+
+    def _check_turn_message(self, turn: int) -> None:
+        if self.status != "playing" or not self.leads_with_music:
+            raise ServerError(ErrorCode.MESSAGE_INVALID, "this room has no turn to open now")
+        if turn != self.turn:
+            raise ServerError(
+                ErrorCode.MESSAGE_INVALID, f"the current turn is {self.turn}, not {turn}"
+            )
+
+    def open_turn(self, turn: int) -> None:
+        """The table hears turn ``turn``'s song: its vote opens (again: nothing happens)."""
+        self._check_turn_message(turn)
+        if self.opened_turn == turn:
+            return
+        self.opened_turn = turn
+        self._new_round()
+        self._changed()
+
+    def hold_turn(self, turn: int) -> None:
+        """The previous song still plays (play to the end): the turn opens by itself later."""
+        self._check_turn_message(turn)
+        if self.opened_turn == turn:
+            return
+        self.open_deadline = max(self.open_deadline, time.monotonic() + self.open_after)
+        self._changed()
+
+    def _track_turn(self, table_view: JSONDict | None) -> None:
+        """Notices a new turn of a game with music: it starts listening."""
+        if table_view is None or not self.leads_with_music:
+            return
+        turn = table_view.get("turn")
+        if not isinstance(turn, int) or turn == self.turn:
+            return
+        self.turn = turn
+        self.open_deadline = time.monotonic() + self.open_after
+        self.round_began = None
+        if self.open_after <= 0:  # the server was told not to wait for songs
+            self.opened_turn = turn
+            self._new_round()
+
+    @property
+    def timer_seconds(self) -> int:
+        """The room's decision timer in seconds (0: no timer)."""
+        seconds = self.settings.get("timer", 0)
+        return seconds if isinstance(seconds, int) else 0
+
+    def set_timer(self, seconds: int) -> None:
+        """Sets the decision timer (0 turns it off); a running round starts counting now."""
+        before = dict(self.settings)
+        self.settings["timer"] = seconds
+        try:
+            self.store.set_settings(self.code, dict(self.settings))
+        except BaseException:
+            self.settings = before
+            raise
+        if self.status == "playing":
+            self._new_round()
+        self._changed()
+
+    def _new_round(self) -> None:
+        self.round_no += 1
+        self.round_began = None if self.listening else time.monotonic()
+
+    def timer_remaining(self) -> float | None:
+        """Seconds left on the current round's timer, or None when no timer runs."""
+        if (
+            not self.timer_seconds
+            or self.status != "playing"
+            or self.round_began is None
+            or self.listening
+            or not self.state.active
+        ):
+            return None
+        return max(0.0, self.round_began + self.timer_seconds - time.monotonic())
+
+    def undecided_seats(self) -> list[Seat]:
+        """The seats a person plays that still have to decide in this round."""
+        if self.status != "playing" or self.listening:
+            return []
+        return sorted(s for s in self.state.active if not self.seats[s].bot)
 
     # -- music ------------------------------------------------------------------------------
 
@@ -390,16 +587,25 @@ class Room:
             view, legal = self.seat_view(seat)
         if seen is not None:
             seen[seat] = (view, legal)
+        listening = self.listening
+        timer = self.timer_remaining()
         return StateMessage(
             version=self.version,
             status=self.status,
             role=role,
             seat=seat,
             view=view,
-            legal_actions=list(legal),
+            legal_actions=[] if listening else list(legal),
             seats=self.seats_out(),
             result=self.result,
             music=self.music_message(view) if role != "seat" else None,
+            listening=listening,
+            opens_in=round(max(0.0, self.open_deadline - time.monotonic()), 1)
+            if listening
+            else None,
+            timer=None
+            if timer is None
+            else {"seconds": self.timer_seconds, "remaining": round(timer, 1)},
         ).model_dump()
 
     def _changed(self) -> None:
@@ -412,6 +618,10 @@ class Room:
                     self._seat_legal[seat] = now[1]
                     self._seat_changed_at[seat] = self.version
                 seen[seat] = now
+            if self.leads_with_music:
+                table_view = self.game.view(self.state, None)
+                seen[None] = (table_view, ())
+                self._track_turn(table_view)
         for client in list(self.clients):
             client.send(self.message_for(client.role, client.seat, seen))
         if self.on_change is not None:
@@ -422,6 +632,7 @@ class Room:
         self.clients.append(client)
         if client.seat is not None:
             self.seats[client.seat].connections += 1
+            self.seats[client.seat].away_since = None
         self._changed()
 
     def disconnect(self, client: Client) -> None:
@@ -430,5 +641,8 @@ class Room:
             return
         self.clients.remove(client)
         if client.seat is not None:
-            self.seats[client.seat].connections -= 1
+            slot = self.seats[client.seat]
+            slot.connections -= 1
+            if slot.connections == 0:
+                slot.away_since = time.monotonic()
         self._changed()

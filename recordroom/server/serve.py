@@ -1,8 +1,9 @@
 """``recordroom serve``: run the game server, and print where phones should point.
 
-By default the server listens on 127.0.0.1:8000 and keeps its rooms in ``./data`` (one SQLite
-file). For a game night on a home network use ``--host 0.0.0.0``: the join address printed (and
-its QR code) then uses this machine's address on the local network.
+By default the server listens on every address of this machine, port 8000, so that phones on the
+same network can join: the join address printed (and its QR code) uses this machine's address on
+the local network. To keep it to this machine only, use ``--host 127.0.0.1``. Rooms are kept in
+``./data`` (one SQLite file).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import socket
 import sys
 from pathlib import Path
 
-DEFAULT_HOST = "127.0.0.1"
+DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 8000
 WS_MAX_FRAME = 1 << 20
 """Frames above this are cut off by the WebSocket layer itself; smaller messages that are still
@@ -29,13 +30,26 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--host", default=DEFAULT_HOST, help="address to listen on (0.0.0.0: LAN)")
+    parser.add_argument(
+        "--host",
+        default=DEFAULT_HOST,
+        help="address to listen on (default 0.0.0.0: phones on the local network can join; "
+        "127.0.0.1 keeps it to this machine)",
+    )
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="port to listen on")
     parser.add_argument(
         "--data-dir", type=Path, default=Path("data"), help="folder of the rooms database"
     )
     parser.add_argument(
         "--bot-delay", type=float, default=0.8, help="seconds a bot waits before it moves"
+    )
+    parser.add_argument(
+        "--open-after",
+        type=float,
+        default=20.0,
+        metavar="SECONDS",
+        help="Disc Cover: a turn whose song the table has not reported playing opens by itself "
+        "after this long (default 20; 0: votes open at once, without waiting for the song)",
     )
     parser.add_argument(
         "--music",
@@ -111,7 +125,11 @@ def banner(url: str, data_dir: Path, with_qr: bool) -> str:
         f"  Rooms are kept in: {data_dir / 'recordroom.sqlite3'}",
     ]
     if url.startswith(("http://127.", "http://[::1]", "http://localhost")):
-        lines.append("  (only this machine can reach it; use --host 0.0.0.0 for phones)")
+        lines.append("  (only this machine can reach it; leave out --host 127.0.0.1 for phones)")
+    else:
+        lines.append(
+            "  (phones on this network can join; --host 127.0.0.1 keeps it to this machine)"
+        )
     text = "\n".join(lines) + "\n"
     if with_qr:
         text += qr_text(url)
@@ -157,6 +175,7 @@ def run(args: argparse.Namespace) -> int:
                 sleeves_dir=args.sleeves,
                 cache_dir=args.cache_dir,
                 public_url=url,
+                open_after=args.open_after,
             )
         )
     except PackError as error:

@@ -35,10 +35,15 @@ def every_game() -> list[str]:
 
 
 def settings(data_dir: Path, **changes: Any) -> Settings:
-    """Test settings: bots move at once, the toy game is served too."""
+    """Test settings: bots move at once, the toy game is served too.
+
+    Disc Cover's turns open at once (``open_after=0``) unless a test asks for the listening
+    moment (tests/server/test_listening.py).
+    """
     base: dict[str, Any] = {
         "data_dir": data_dir,
         "bot_delay": 0.0,
+        "open_after": 0.0,
         "game_names": tuple(every_game()),
         "load_game": load_game,
     }

@@ -36,7 +36,14 @@ def test_seats_bots_start_and_room_info(client: TestClient) -> None:
     code, host_token, tokens = new_room(client, TOY_NAME, 2)
     assert tokens[0] != tokens[1]
     bot = client.post(f"/api/rooms/{code}/bots", headers=host(host_token))
-    assert bot.json() == {"seat": 2, "name": "Bot 3", "connected": True, "bot": True}
+    assert bot.json() == {
+        "seat": 2,
+        "name": "Bot 3",
+        "connected": True,
+        "bot": True,
+        "level": None,
+        "away": None,
+    }
     info = client.get(f"/api/rooms/{code}").json()
     assert info["status"] == "lobby"
     assert [s["name"] for s in info["seats"]] == ["P0", "P1", "Bot 3"]

@@ -60,12 +60,17 @@ def until_version(sock: Socket, version: int) -> dict[str, Any]:
             return message
 
 
-def play_turn(sockets: list[Socket], cards: list[int], watchers: tuple[Socket, ...] = ()) -> None:
-    """Every seat votes in turn; each socket reads up to the state after each vote."""
+def play_turn(sockets: list[Socket], cards: list[int], table: Socket) -> None:
+    """The table hears the song, then every seat votes in turn; each socket reads along."""
+    turn = table.state["view"]["turn"]
+    table.send({"type": "playing", "turn": turn})
+    for reader in (*sockets, table):
+        while reader.state["listening"]:
+            reader.recv()
     for sock, card in zip(sockets, cards, strict=True):
         version = sock.state["version"]
         sock.send({"type": "act", "version": version, "action": {"type": "vote", "card": card}})
-        for reader in (*sockets, *watchers):
+        for reader in (*sockets, table):
             until_version(reader, version + 1)
 
 
@@ -138,7 +143,7 @@ def test_the_track_changes_with_the_turn_and_with_a_skip(
         ]
         for sock in sockets:
             sock.recv_state()
-        play_turn(sockets, [1, 1, 2], (table,))
+        play_turn(sockets, [1, 1, 2], table)
         assert table.state["view"]["turn"] == 2
         third = table.state["music"]["track"]["id"]
         assert third not in (first, second)
@@ -248,17 +253,21 @@ def test_play_again_keeps_the_players_and_the_mosaic_downloads(client: TestClien
     client.post(f"/api/rooms/{code}/start", headers=host(host_token))
     assert client.get(f"/api/rooms/{code}/mosaic.png").status_code == 409
     assert client.post(f"/api/rooms/{code}/again", headers=host(host_token)).status_code == 409
-    with client.websocket_connect(f"/ws/{code}?token={tokens[0]}") as ws0:
+    with (
+        client.websocket_connect(f"/ws/{code}?token={tokens[0]}") as ws0,
+        client.websocket_connect(f"/ws/{code}?token={host_token}") as table_ws,
+    ):
         sockets = [Socket(ws0)]
+        table = Socket(table_ws)
         with (
             client.websocket_connect(f"/ws/{code}?token={tokens[1]}") as ws1,
             client.websocket_connect(f"/ws/{code}?token={tokens[2]}") as ws2,
         ):
             sockets += [Socket(ws1), Socket(ws2)]
-            for sock in sockets:
+            for sock in (*sockets, table):
                 sock.recv_state()
             for _ in range(9):
-                play_turn(sockets, [2, 2, 1])
+                play_turn(sockets, [2, 2, 1], table)
             assert sockets[0].state["status"] == "over"
             mosaic = client.get(f"/api/rooms/{code}/mosaic.png")
             assert mosaic.status_code == 200 and mosaic.content[:8] == b"\x89PNG\r\n\x1a\n"

@@ -53,6 +53,8 @@ class Server:
         command = [sys.executable, "-m", "recordroom", "serve", "--host", "127.0.0.1"]
         command += ["--port", str(self.port), "--data-dir", str(self.data_dir)]
         command += ["--bot-delay", "0", "--no-qr", "--log-level", "warning"]
+        # Disc Cover's turns open at once: these players have no table to hear the songs.
+        command += ["--open-after", "0"]
         with self.output.open("ab") as out:
             self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + WAIT
