@@ -1,16 +1,23 @@
 """Where rooms live between restarts: a small interface and its SQLite implementation.
 
 The hub talks to a :class:`Store` only, so another backend (Redis, for running several server
-processes) can be added without touching rooms. Two rules every store keeps:
+processes) can be added without touching rooms. Every write is a :data:`Write` (a new room, the
+seats, the status, one action, the music, the settings, a deletion); writes are handed to a store
+in *jobs* (a job is a few writes that stand or fall together) and *groups* of jobs, through
+:meth:`Store.commit`. The rules every store keeps:
 
-* :meth:`Store.append_action` returns only once the action is durable (committed): the server
-  tells clients about an action only after that.
+* :meth:`Store.commit` returns only once every job it reports as done is durable; a job it
+  refuses leaves nothing behind, and does not take the other jobs of its group down with it.
 * :meth:`Store.load_rooms` gives back every room with its seats and its whole action log, in the
   order the actions were accepted, so the room can be rebuilt by replaying the log.
 
+Nothing else writes: the server runs every write through one
+:class:`~recordroom.server.writer.Writer` (one thread), which commits the jobs that arrived while
+the previous commit ran as one group.
+
 :class:`SqliteStore` keeps everything in one file in the data folder, in WAL mode with
-``synchronous=FULL``: one short transaction per action, so a ``kill -9`` (or a power cut) after the
-commit keeps the action.
+``synchronous=FULL``: one transaction (one fsync) per group, each job in a savepoint of its own, so
+a ``kill -9`` (or a power cut) after the commit keeps every action of the group.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -56,15 +63,96 @@ class RoomRecord:
     """Room-level settings (such as the vote timer); empty when none were set."""
 
 
-class Store(Protocol):
-    """What the server needs from a place that keeps rooms."""
+@dataclass(frozen=True)
+class NewRoom:
+    """A new room with its seats (its code must be unused)."""
 
-    def create_room(self, room: RoomRecord) -> None:
-        """Stores a new room (its code must be unused)."""
+    room: RoomRecord
+
+
+@dataclass(frozen=True)
+class SaveSeats:
+    """Replaces the room's seats."""
+
+    code: str
+    seats: list[SeatRecord]
+
+
+@dataclass(frozen=True)
+class SetStatus:
+    """The room's game started ("playing") or ended ("over", with its result)."""
+
+    code: str
+    status: str
+    result: JSONDict | None = None
+
+
+@dataclass(frozen=True)
+class AppendAction:
+    """The ``index``-th accepted action of the room (the index must be the next one)."""
+
+    code: str
+    index: int
+    seat: Seat
+    action: Action
+
+
+@dataclass(frozen=True)
+class SetMusic:
+    """Replaces the room's music settings and skips."""
+
+    code: str
+    music: JSONDict | None
+
+
+@dataclass(frozen=True)
+class SetSettings:
+    """Replaces the room's room-level settings."""
+
+    code: str
+    settings: JSONDict
+
+
+@dataclass(frozen=True)
+class DeleteRoom:
+    """Forgets a room: its seats, its log and the room itself."""
+
+    code: str
+
+
+Write = NewRoom | SaveSeats | SetStatus | AppendAction | SetMusic | SetSettings | DeleteRoom
+"""One change to the stored rooms."""
+
+
+class StoreRefused(Exception):
+    """A job the store refused (the message says why); nothing of the job was kept."""
+
+
+class Store(Protocol):
+    """What the server needs from a place that keeps rooms.
+
+    ``commit`` is the only way to change what is stored; the one-write methods below are
+    shorthands for a group of one job of one write (and raise the job's error).
+    """
+
+    def commit(self, jobs: Sequence[Sequence[Write]]) -> list[Exception | None]:
+        """Makes the jobs durable; per job, ``None`` or the error that refused it.
+
+        Each job is all-or-nothing. An error of the whole group (the disk, the connection) is
+        raised instead, and then nothing of the group was kept.
+        """
         ...
 
     def code_taken(self, code: str) -> bool:
         """Whether a room with that code exists."""
+        ...
+
+    def load_rooms(self) -> Iterator[RoomRecord]:
+        """Every stored room, with seats and log."""
+        ...
+
+    def create_room(self, room: RoomRecord) -> None:
+        """Stores a new room (its code must be unused)."""
         ...
 
     def save_seats(self, code: str, seats: list[SeatRecord]) -> None:
@@ -87,13 +175,46 @@ class Store(Protocol):
         """Replaces the room's room-level settings."""
         ...
 
-    def load_rooms(self) -> Iterator[RoomRecord]:
-        """Every stored room, with seats and log."""
-        ...
-
     def close(self) -> None:
         """Releases the store."""
         ...
+
+
+class OneWriteShorthands:
+    """The one-write methods of :class:`Store`, each a group of one job through ``commit``."""
+
+    def commit(self, jobs: Sequence[Sequence[Write]]) -> list[Exception | None]:
+        """See :meth:`Store.commit`."""
+        raise NotImplementedError
+
+    def _one(self, write: Write) -> None:
+        (error,) = self.commit([[write]])
+        if error is not None:
+            raise error
+
+    def create_room(self, room: RoomRecord) -> None:
+        """Stores a new room with its seats."""
+        self._one(NewRoom(room))
+
+    def save_seats(self, code: str, seats: list[SeatRecord]) -> None:
+        """Replaces the room's seats."""
+        self._one(SaveSeats(code, list(seats)))
+
+    def set_status(self, code: str, status: str, result: JSONDict | None = None) -> None:
+        """Records the room's status (and result, once over)."""
+        self._one(SetStatus(code, status, result))
+
+    def append_action(self, code: str, index: int, seat: Seat, action: Action) -> None:
+        """Appends one accepted action, committed before returning."""
+        self._one(AppendAction(code, index, seat, action))
+
+    def set_music(self, code: str, music: JSONDict | None) -> None:
+        """Replaces the room's music settings and skips."""
+        self._one(SetMusic(code, music))
+
+    def set_settings(self, code: str, settings: JSONDict) -> None:
+        """Replaces the room's room-level settings."""
+        self._one(SetSettings(code, dict(settings)))
 
 
 _SCHEMA = """
@@ -126,8 +247,8 @@ CREATE TABLE IF NOT EXISTS actions (
 """
 
 
-class SqliteStore:
-    """A :class:`Store` in one SQLite file (WAL, one transaction per write)."""
+class SqliteStore(OneWriteShorthands):
+    """A :class:`Store` in one SQLite file (WAL, one transaction per group of jobs)."""
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -147,81 +268,96 @@ class SqliteStore:
         if "level" not in seat_columns:  # a data folder from before bot levels were kept
             self._db.execute("ALTER TABLE seats ADD COLUMN level TEXT")
 
-    def _write(self, sql: str, *rows: tuple[Any, ...]) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
+    def commit(self, jobs: Sequence[Sequence[Write]]) -> list[Exception | None]:
+        """One transaction for the group, a savepoint per job (see :meth:`Store.commit`)."""
+        errors: list[Exception | None] = []
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
         try:
-            for row in rows:
-                self._db.execute(sql, row)
+            for job in jobs:
+                db.execute("SAVEPOINT job")
+                try:
+                    for write in job:
+                        self._apply(write)
+                except (sqlite3.IntegrityError, StoreRefused, ValueError, TypeError) as error:
+                    db.execute("ROLLBACK TO job")
+                    db.execute("RELEASE job")
+                    errors.append(error)
+                else:
+                    db.execute("RELEASE job")
+                    errors.append(None)
+            db.execute("COMMIT")
         except BaseException:
-            self._db.execute("ROLLBACK")
+            if db.in_transaction:
+                db.execute("ROLLBACK")
             raise
-        self._db.execute("COMMIT")
+        return errors
 
-    def create_room(self, room: RoomRecord) -> None:
-        """Stores a new room."""
-        self._write(
-            "INSERT INTO rooms (code, game, options, seed, host_token, status, result, created, "
-            "music, settings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                room.code,
-                room.game,
-                json.dumps(room.options),
-                room.seed,
-                room.host_token,
-                room.status,
-                None,
-                time.time(),
-                None if room.music is None else json.dumps(room.music),
-                json.dumps(room.settings) if room.settings else None,
-            ),
+    def _apply(self, write: Write) -> None:
+        db = self._db
+        if isinstance(write, AppendAction):
+            db.execute(
+                "INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
+                (write.code, write.index, write.seat, json.dumps(write.action), time.time()),
+            )
+        elif isinstance(write, NewRoom):
+            room = write.room
+            db.execute(
+                "INSERT INTO rooms (code, game, options, seed, host_token, status, result, "
+                "created, music, settings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    room.code,
+                    room.game,
+                    json.dumps(room.options),
+                    room.seed,
+                    room.host_token,
+                    room.status,
+                    None if room.result is None else json.dumps(room.result),
+                    time.time(),
+                    None if room.music is None else json.dumps(room.music),
+                    json.dumps(room.settings) if room.settings else None,
+                ),
+            )
+            self._insert_seats(room.code, room.seats)
+        elif isinstance(write, SaveSeats):
+            self._require_room(write.code)
+            db.execute("DELETE FROM seats WHERE code = ?", (write.code,))
+            self._insert_seats(write.code, write.seats)
+        elif isinstance(write, SetStatus):
+            result = None if write.result is None else json.dumps(write.result)
+            self._update(write.code, "status = ?, result = ?", write.status, result)
+        elif isinstance(write, SetMusic):
+            music = None if write.music is None else json.dumps(write.music)
+            self._update(write.code, "music = ?", music)
+        elif isinstance(write, SetSettings):
+            settings = json.dumps(write.settings) if write.settings else None
+            self._update(write.code, "settings = ?", settings)
+        else:
+            for table in ("actions", "seats", "rooms"):
+                db.execute(f"DELETE FROM {table} WHERE code = ?", (write.code,))
+
+    def _insert_seats(self, code: str, seats: Sequence[SeatRecord]) -> None:
+        self._db.executemany(
+            "INSERT INTO seats (code, seat, name, token, bot, level) VALUES (?, ?, ?, ?, ?, ?)",
+            [(code, i, s.name, s.token, int(s.bot), s.level) for i, s in enumerate(seats)],
         )
+
+    def _require_room(self, code: str) -> None:
+        if not self.code_taken(code):
+            raise StoreRefused(f"no room {code} is stored")
+
+    def _update(self, code: str, assignments: str, *values: Any) -> None:
+        cursor = self._db.execute(
+            f"UPDATE rooms SET {assignments} WHERE code = ?",
+            (*values, code),
+        )
+        if cursor.rowcount != 1:
+            raise StoreRefused(f"no room {code} is stored")
 
     def code_taken(self, code: str) -> bool:
         """Whether a room with that code exists."""
         row = self._db.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone()
         return row is not None
-
-    def save_seats(self, code: str, seats: list[SeatRecord]) -> None:
-        """Replaces the room's seats in one transaction."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            self._db.execute("DELETE FROM seats WHERE code = ?", (code,))
-            self._db.executemany(
-                "INSERT INTO seats (code, seat, name, token, bot, level) VALUES (?, ?, ?, ?, ?, ?)",
-                [(code, i, s.name, s.token, int(s.bot), s.level) for i, s in enumerate(seats)],
-            )
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
-
-    def set_status(self, code: str, status: str, result: JSONDict | None = None) -> None:
-        """Records the room's status (and result, once over)."""
-        self._write(
-            "UPDATE rooms SET status = ?, result = ? WHERE code = ?",
-            (status, None if result is None else json.dumps(result), code),
-        )
-
-    def append_action(self, code: str, index: int, seat: Seat, action: Action) -> None:
-        """Appends one accepted action, committed before returning."""
-        self._write(
-            "INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
-            (code, index, seat, json.dumps(action), time.time()),
-        )
-
-    def set_music(self, code: str, music: JSONDict | None) -> None:
-        """Replaces the room's music settings and skips."""
-        self._write(
-            "UPDATE rooms SET music = ? WHERE code = ?",
-            (None if music is None else json.dumps(music), code),
-        )
-
-    def set_settings(self, code: str, settings: JSONDict) -> None:
-        """Replaces the room's room-level settings."""
-        self._write(
-            "UPDATE rooms SET settings = ? WHERE code = ?",
-            (json.dumps(settings) if settings else None, code),
-        )
 
     def load_rooms(self) -> Iterator[RoomRecord]:
         """Every room, oldest first, with seats and its log in order."""

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from recordroom.engine.game import Action
 from recordroom.engine.playout import replay
 from recordroom.server.app import DB_NAME
 from recordroom.server.room import Room
-from recordroom.server.store import SqliteStore
+from recordroom.server.store import AppendAction, SqliteStore, Write
 
 from .helpers import TOY, TOY_NAME, Socket, TestClient, host, new_room
 
@@ -84,10 +84,12 @@ def test_rooms_come_back_after_a_restart_with_every_seat_and_view(
 
 
 class FailingStore(SqliteStore):
-    """A store whose disk fails on actions."""
+    """A store whose disk fails on every group that holds an action."""
 
-    def append_action(self, code: str, index: int, seat: int, action: Action) -> None:
-        raise OSError("disk full")
+    def commit(self, jobs: Sequence[Sequence[Write]]) -> list[Exception | None]:
+        if any(isinstance(write, AppendAction) for job in jobs for write in job):
+            raise OSError("disk full")
+        return super().commit(jobs)
 
 
 def test_an_action_the_store_refused_is_told_to_no_one(make_client: Any, tmp_path: Path) -> None:
