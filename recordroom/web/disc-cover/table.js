@@ -30,62 +30,119 @@ const ICONS = {
 
 // ---- setup ---------------------------------------------------------------------------------
 
-let library = { sources: [{ id: "demo", name: "Demo playlist", tracks: null }], playlists: [], themes: [] };
+let library = { sources: [{ id: "demo", name: "Demo playlist", tracks: null, ready: false, themes: [] }], playlists: [] };
+let musicProblem = null; // why the chosen music cannot be played (from the server), or null
+let checks = 0; // numbers the music checks, so a late answer never overwrites a newer one
 
 async function loadMusic() {
-  // Show the demo playlist and the external player at once; the first run of a server may take a
-  // few seconds to make the demo tracks before it can say what else there is.
+  // Show the demo playlist and the external player at once. The first run of a server makes the
+  // demo tracks in the background: its progress shows here, and the music folders can be used
+  // meanwhile.
   showSources(false);
   try {
     library = await api("GET", "/api/music");
   } catch { /* an older server: the demo playlist only */ }
   showSources(true);
+  if (library.sources.some((s) => s.ready === false) && !$("#setup").hidden) setTimeout(loadMusic, 1000);
 }
 
 function showSources(loaded) {
   const chosen = $("input[name=source]:checked")?.value || "demo";
+  const playlist = $("#playlist").value;
   $("#sources").toggleAttribute("data-loaded", loaded);
   $("#sources").setAttribute("aria-busy", String(!loaded));
+  const note = (s) => {
+    if (s.ready === false) {
+      return s.error ? `cannot be made: ${s.error}` : `being made: ${s.progress?.done ?? 0} of ${s.progress?.total ?? "?"}`;
+    }
+    return typeof s.tracks === "number" ? plural(s.tracks, "track", "tracks") : loaded ? "none found" : "looking…";
+  };
   const sources = [
-    ...library.sources.map((s) => ({ id: s.id, name: s.name, tracks: s.tracks, disabled: s.tracks === 0 })),
-    { id: "playlist", name: "A playlist", tracks: library.playlists.length ? `${library.playlists.length} found` : null,
+    ...library.sources.map((s) => ({ id: s.id, name: s.name, note: note(s), disabled: s.tracks === 0 || Boolean(s.error) })),
+    { id: "playlist", name: "A playlist", note: library.playlists.length ? `${library.playlists.length} found` : loaded ? "none found" : "looking…",
       disabled: !library.playlists.length },
     { id: "external", name: "External player", note: "no sound here; the table tells you when to start the next song" },
   ];
   $("#sources").replaceChildren(...sources.map((s) => el("label", { class: "choice small" },
     el("input", { type: "radio", name: "source", value: s.id, checked: s.id === chosen, disabled: s.disabled,
-      onchange: musicFormChanged }),
-    el("span", {}, el("b", {}, s.name),
-      el("small", {}, s.note || (typeof s.tracks === "number" ? plural(s.tracks, "track", "tracks")
-        : s.tracks || (loaded ? "none found" : "looking…")))))));
+      onchange: () => musicFormChanged(true) }),
+    el("span", {}, el("b", {}, s.name), el("small", {}, s.note)))));
   $("#playlist").replaceChildren(...library.playlists.map((p) =>
-    new Option(`${p.name} (${plural(p.tracks, "track", "tracks")})`, p.id)));
-  $("#themes").replaceChildren(...library.themes.map((t) => el("label", { class: "theme" },
-    el("input", { type: "checkbox", name: "theme", value: t.name }),
-    el("span", {}, t.name, el("small", {}, ` ${t.tracks}`)))));
-  musicFormChanged();
+    new Option(`${p.name} (${plural(p.tracks, "track", "tracks")})`, p.id, false, p.id === playlist)));
+  musicFormChanged(false);
 }
 
-function musicFormChanged() {
+/** The themes the chosen source offers, with their own counts (never another source's). */
+function themesOf(source) {
+  if (source === "playlist") return library.playlists.find((p) => p.id === $("#playlist").value)?.themes || [];
+  return library.sources.find((s) => s.id === source)?.themes || [];
+}
+
+function musicFormChanged(sourceChanged) {
   const source = $("input[name=source]:checked")?.value || "demo";
   $("#playlist-line").hidden = source !== "playlist";
-  $("#themes-box").hidden = !library.themes.length || source === "external" || source === "playlist";
+  // Keep the ticked themes the new list still has (a refresh), drop the rest (another source).
+  const ticked = new Set(sourceChanged ? [] : $$("input[name=theme]:checked").map((i) => i.value));
+  const offered = source === "external" ? [] : themesOf(source);
+  $("#themes").replaceChildren(...offered.map((t) => el("label", { class: "theme" },
+    el("input", { type: "checkbox", name: "theme", value: t.name, checked: ticked.has(t.name), onchange: checkMusic }),
+    el("span", {}, t.name, el("small", {}, ` ${t.tracks}`)))));
+  $("#themes-box").hidden = !offered.length;
+  $("#length-line").hidden = $("#play-to-end").checked || source === "external";
+  checkMusic();
 }
+
+function musicSettings() {
+  const source = $("input[name=source]:checked")?.value || "demo";
+  return {
+    source,
+    playlist: source === "playlist" ? $("#playlist").value : null,
+    themes: source === "external" ? [] : $$("input[name=theme]:checked").map((i) => i.value),
+    play_to_end: $("#play-to-end").checked,
+    skip_intro: $("#skip-intro").checked,
+    length: Number($("#song-length").value),
+  };
+}
+
+/** Asks the server what the chosen music would play: refused at once, or how many tracks. */
+async function checkMusic() {
+  const settings = musicSettings();
+  const number = ++checks;
+  const demoBeingMade = settings.source === "demo" && library.sources[0]?.ready === false;
+  const note = $("#music-note");
+  if (settings.source === "external" || demoBeingMade) {
+    musicProblem = null;
+    note.className = "music-note";
+    note.textContent = demoBeingMade ? "The demo playlist is still being made: opening the room waits until it is ready." : "";
+    $("#create").disabled = false;
+    return;
+  }
+  try {
+    const answer = await api("POST", "/api/music/check", settings);
+    if (number !== checks) return;
+    musicProblem = null;
+    note.className = answer.repeats ? "music-note warn" : "music-note";
+    note.textContent = answer.warning || `${plural(answer.tracks, "track", "tracks")} for ${answer.turns} turns.`;
+  } catch (error) {
+    if (number !== checks) return;
+    musicProblem = error.message;
+    note.className = "music-note bad";
+    note.textContent = error.message;
+  }
+  $("#create").disabled = Boolean(musicProblem);
+}
+
+$("#playlist").addEventListener("change", () => musicFormChanged(true));
+$("#play-to-end").addEventListener("change", () => musicFormChanged(false));
 
 $("#setup-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   $("#create").disabled = true;
   const variant = $("input[name=variant]:checked").value;
-  const source = $("input[name=source]:checked")?.value || "demo";
   const body = {
     game: "disc-cover",
     options: { variant },
-    music: {
-      source,
-      playlist: source === "playlist" ? $("#playlist").value : null,
-      themes: source === "demo" || source === "library" ? $$("input[name=theme]:checked").map((i) => i.value) : [],
-      play_to_end: $("#play-to-end").checked,
-    },
+    music: musicSettings(),
   };
   try {
     const room = await api("POST", "/api/rooms", body);
@@ -96,7 +153,7 @@ $("#setup-form").addEventListener("submit", async (event) => {
   } catch (error) {
     $("#setup-error").textContent = error.message;
   } finally {
-    $("#create").disabled = false;
+    $("#create").disabled = Boolean(musicProblem);
   }
 });
 
