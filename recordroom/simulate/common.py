@@ -2,7 +2,8 @@
 
 ``--agents`` names one agent for every seat (``greedy``) or one per seat
 (``greedy,greedy,ismcts,random``); ``--iterations`` and ``--seconds`` set the search bot's budget;
-``--workers`` spreads the games over processes (default: every core); ``--seed`` makes the run
+``--workers`` spreads the games over processes (default: every core); ``--ray [ADDRESS]`` runs
+them as tasks on a Ray cluster instead (a local one without an address); ``--seed`` makes the run
 repeatable (game ``k`` uses seed ``seed + k`` whatever the number of workers); ``--out DIR``
 writes results.json and the plots (see :mod:`recordroom.simulate.report`).
 """
@@ -44,6 +45,15 @@ def add_arguments(parser: argparse.ArgumentParser, default_agents: str) -> None:
     )
     parser.add_argument("--out", type=Path, default=None, help="write results.json and plots here")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        default=None,
+        metavar="ADDRESS",
+        help="run the games as tasks on a Ray cluster at ADDRESS (none: a local one with "
+        "--workers CPUs); the same results as a local run (docs/simulate.md)",
+    )
 
 
 def parse_agents(game: Game, text: str, players: int) -> tuple[str, ...]:
@@ -84,7 +94,7 @@ def run(
         )
         for seed in range(args.seed, args.seed + args.games)
     ]
-    outcomes = run_jobs(jobs, args.workers, progress=not args.quiet)
+    outcomes = run_jobs(jobs, args.workers, progress=not args.quiet, ray=args.ray)
     return agents, outcomes
 
 

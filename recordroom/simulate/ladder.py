@@ -94,6 +94,7 @@ def run_match(
     workers: int,
     log_path: Path | None = None,
     progress: bool = True,
+    ray: str | None = None,
 ) -> dict[str, Any]:
     """Plays the jobs and returns :func:`match_figures`; appends each game to ``log_path``."""
     handle = log_path.open("a", encoding="utf-8") if log_path else None
@@ -105,7 +106,12 @@ def run_match(
 
     try:
         outcomes = run_jobs(
-            jobs, workers, progress=progress, description=f"{hero} games", on_result=record
+            jobs,
+            workers,
+            progress=progress,
+            description=f"{hero} games",
+            on_result=record,
+            ray=ray,
         )
     finally:
         if handle is not None:

@@ -37,6 +37,11 @@ def register(games: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.add_argument("--players", type=int, default=4, help="1 to 6 (default 4)")
     parser.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    parser.add_argument(
+        "--edition",
+        default="standard",
+        help="the edition (a TOML file in the package's editions folder; default standard)",
+    )
     common.add_arguments(parser, "greedy")
     parser.add_argument(
         "--ladder",
@@ -104,17 +109,21 @@ def summary(results: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """Plays the games (or the ladder) and prints the tables."""
     if args.ladder:
+        if args.edition != "standard":
+            raise SystemExit("--ladder plays the standard edition; leave out --edition")
         return run_ladder(args)
     game = load("records")
-    agents, outcomes = common.run(game, args, {})
+    options = {} if args.edition == "standard" else {"edition": args.edition}
+    agents, outcomes = common.run(game, args, options)
     results = [o["result"] for o in outcomes]
     figures = summary(results, args.players)
     mixed = len(set(agents)) > 1
     if mixed:
         figures["win_rate_by_agent"] = win_rates(outcomes, args.players)["by_agent"]
     names = ",".join(agents) if mixed else agents[0]
+    edition = "" if args.edition == "standard" else f", edition {args.edition}"
     title = (
-        f"Draft & Write Records, {args.players} players, {names}, "
+        f"Draft & Write Records{edition}, {args.players} players, {names}, "
         f"{args.games} games, seed {args.seed}"
     )
     Console().print(figures_table(figures, title))
@@ -160,7 +169,12 @@ def run_ladder(args: argparse.Namespace) -> int:
     quiet = args.quiet
     matches = {
         "greedy vs 3 random (4 players)": run_match(
-            greedy_jobs(args.games, args.seed), "greedy", args.workers, args.ladder_log, not quiet
+            greedy_jobs(args.games, args.seed),
+            "greedy",
+            args.workers,
+            args.ladder_log,
+            not quiet,
+            args.ray,
         ),
         f"ismcts {seconds:g} s vs greedy (2 players)": run_match(
             ismcts_jobs(args.games, args.seed, seconds),
@@ -168,6 +182,7 @@ def run_ladder(args: argparse.Namespace) -> int:
             args.workers,
             args.ladder_log,
             not quiet,
+            args.ray,
         ),
     }
     table = Table(

@@ -88,8 +88,15 @@ def run_jobs(
     progress: bool = True,
     description: str = "games",
     on_result: Callable[[int, dict[str, Any]], None] | None = None,
+    ray: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Every job's outcome, in job order; ``workers`` processes; a progress bar on stderr."""
+    """Every job's outcome, in job order; ``workers`` processes; a progress bar on stderr.
+
+    With ``ray`` the jobs are Ray tasks instead: ``"local"`` starts a local Ray with ``workers``
+    CPUs (and stops it at the end), anything else is the address of a running cluster
+    (``ray://host:10001`` or ``host:6379``). Each job plays from scratch in its task, so the
+    outcomes are the same as those of a local run.
+    """
     results: list[dict[str, Any] | None] = [None] * len(jobs)
     columns = (
         "[progress.description]{task.description}",
@@ -100,7 +107,8 @@ def run_jobs(
     console = Console(stderr=True)
     with Progress(*columns, console=console, disable=not progress, transient=True) as bar:
         task = bar.add_task(description, total=len(jobs))
-        for index, outcome in _outcomes(jobs, workers):
+        source = _outcomes(jobs, workers) if ray is None else _ray_outcomes(jobs, workers, ray)
+        for index, outcome in source:
             results[index] = outcome
             if on_result is not None:
                 on_result(index, outcome)
@@ -121,3 +129,34 @@ def _outcomes(jobs: Sequence[Job], workers: int) -> Iterator[tuple[int, dict[str
 
         for future in as_completed(pending):
             yield pending[future], future.result()
+
+
+def _ray_outcomes(
+    jobs: Sequence[Job], workers: int, address: str
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The jobs as Ray tasks, yielded as they finish (needs the ``rl`` extra's ``ray``)."""
+    try:
+        import ray
+    except ImportError:
+        raise SystemExit("--ray needs Ray: pip install 'recordroom[rl]'") from None
+    started = not ray.is_initialized()
+    if started:
+        if address == "local":
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        else:
+            try:
+                ray.init(address=address, log_to_driver=False)
+            except Exception as error:  # Ray raises several kinds, all meaning "not reachable"
+                raise SystemExit(
+                    f"--ray {address}: cannot reach the Ray cluster ({error})"
+                ) from None
+    try:
+        task = ray.remote(play_job)
+        pending = {task.remote(job): index for index, job in enumerate(jobs)}
+        while pending:
+            done, _ = ray.wait(list(pending), num_returns=1)
+            for ref in done:
+                yield pending.pop(ref), ray.get(ref)
+    finally:
+        if started:
+            ray.shutdown()
