@@ -179,12 +179,16 @@ class Hub:
         await self._open(room)
         try:
             room.start()
-        except Exception:
+        except Exception as error:
             # Not started, not kept: the host asks again (the old room still holds everyone).
             self.rooms.pop(room.code, None)
             with contextlib.suppress(Exception):
                 await commit_job(self.store, DeleteRoom(room.code))
-            raise
+            if isinstance(error, ServerError):
+                raise
+            raise ServerError(
+                ErrorCode.SERVER_STORE, f"could not start the new game: {error}", 503
+            ) from error
         for client in list(old.clients):
             client.send(AgainMessage(code=room.code).model_dump())
         return room
