@@ -230,9 +230,3 @@ def learned_agent(seed: int = 0) -> LearnedAgent:
             "recordroom serve --learned PATH"
         )
     return LearnedAgent(path, seed)
-
-
-def learned_available() -> bool:
-    """Whether :data:`CHECKPOINT_ENV` names an existing file."""
-    path = os.environ.get(CHECKPOINT_ENV)
-    return bool(path) and Path(str(path)).is_file()
