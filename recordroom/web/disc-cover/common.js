@@ -192,3 +192,31 @@ export function votesByCard(votes) {
 }
 
 export const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+/** "Ann", "Ann and Bo", "Ann, Bo and Cem". */
+export function andList(items) {
+  if (items.length < 2) return items[0] || "";
+  return `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
+/**
+ * A server duration ("seconds left at send time") turned into a local deadline, so pages count
+ * down between messages: `deadline(12.5)` is the Date.now() at which those seconds are up.
+ */
+export const deadline = (seconds) => (typeof seconds === "number" ? Date.now() + seconds * 1000 : null);
+export const secondsLeft = (until) => (until === null ? null : Math.max(0, Math.ceil((until - Date.now()) / 1000)));
+
+// The cooperative score table of the rules: for each player count, the lowest score of each tier
+// after Cacophony (the engine's recordroom/games/disc_cover/scoring.py; a test keeps them equal).
+export const TIERS = ["Cacophony", "Wrong Notes", "Right Notes", "On the beat", "In sync", "Perfect harmony"];
+export const TIER_FLOORS = {"3": [10, 13, 18, 22, 24], "4": [13, 17, 23, 29, 32], "5": [16, 21, 29, 36, 40], "6": [19, 25, 35, 43, 48], "7": [22, 29, 40, 50, 56], "8": [26, 33, 46, 58, 64]};
+
+/** The tier ladder of a team: [{tier, min, reached, current}], and the next tier's threshold. */
+export function tierLadder(players, score) {
+  const floors = [0, ...(TIER_FLOORS[String(players)] || [])];
+  const ladder = TIERS.slice(0, floors.length).map((tier, i) => ({ tier, min: floors[i], reached: score >= floors[i] }));
+  const at = ladder.filter((step) => step.reached).length - 1;
+  if (at >= 0) ladder[at].current = true;
+  const next = ladder[at + 1] || null;
+  return { ladder, next: next ? { tier: next.tier, min: next.min, missing: next.min - score } : null };
+}

@@ -2,14 +2,25 @@
 // song, secretly, changing your mind until the last vote is in.
 import {
   $, el, api, tokens, normaliseCode, RoomSocket, seatColour, initials, sleeveImage, votesByCard,
-  plural,
+  plural, andList, deadline, secondsLeft, tierLadder,
 } from "./common.js";
+import { cue, keepAwake } from "./cues.js";
 
 let code = normaliseCode(location.pathname.split("/join/")[1] || new URLSearchParams(location.search).get("room"));
 let live = null;
 let last = null; // the newest state message
 let wish = null; // the choice we sent and have not seen confirmed: {type, card, key}
 let retry = false;
+let timerUntil = null; // when the vote timer runs out (local clock)
+const awake = keepAwake(() => last?.status === "playing");
+
+// A seat link from the table (a new phone for a seat): keep its token, then drop it from the
+// address bar so it does not stay in the history or get shared by accident.
+const linked = new URLSearchParams(location.search).get("seat_token");
+if (code && linked) {
+  tokens.setSeat(code, linked);
+  history.replaceState(null, "", `/join/${code}`);
+}
 
 function phaseKey(view) {
   return `${view.turn}:${view.phase}:${view.tiebreak_round}`;
@@ -24,6 +35,20 @@ function showJoin(message) {
   $("#join-name").value = tokens.name();
   $("#join-error").textContent = message || "";
   (code ? $("#join-name") : $("#join-code")).focus();
+  if (code) explainIfStarted(code);
+}
+
+/** A phone without its seat's token for a game that has started: how to get back in. */
+async function explainIfStarted(roomCode) {
+  let info = null;
+  try { info = await api("GET", `/api/rooms/${roomCode}`); } catch { return; }
+  if (roomCode !== code || !$("#seat-screen").hidden || info.status === "lobby") return;
+  $("#join-help").hidden = false;
+  $("#join-help").textContent = info.status === "over"
+    ? `The game in room ${roomCode} is over.`
+    : `The game in room ${roomCode} has started. Lost your seat (a new phone, cleared browser)? ` +
+      "On the table screen, tap your name and choose “A new phone takes this seat”: it shows a " +
+      "QR code and a link that bring this phone back to your seat.";
 }
 
 $("#join-form").addEventListener("submit", async (event) => {
@@ -43,7 +68,7 @@ $("#join-form").addEventListener("submit", async (event) => {
   } catch (error) {
     $("#join-error").textContent =
       error.code === "room/not_found" ? `No room ${code}: check the code on the table screen.` :
-      error.code === "room/started" ? "That game has started already; ask the table to hand you a seat." :
+      error.code === "room/started" ? "That game has started already: ask the table for your seat's QR code (tap your name on the table screen)." :
       error.code === "room/full" ? "That table is full." : error.message;
   } finally {
     $("#join-button").disabled = false;
@@ -54,6 +79,7 @@ function enter() {
   history.replaceState(null, "", `/join/${code}`);
   $("#join-screen").hidden = true;
   $("#seat-screen").hidden = false;
+  $("#join-help").hidden = true;
   $("#me-room").textContent = code;
   if (live) live.stop();
   live = new RoomSocket(code, tokens.seat(code), {
@@ -126,8 +152,13 @@ function choices(state) {
 }
 
 function render(state) {
+  const before = last;
   last = state;
+  awake();
   const view = state.view;
+  timerUntil = state.timer && typeof state.timer.remaining === "number" && !state.listening
+    ? deadline(state.timer.remaining) : null;
+  if (before?.view && view && before.version !== state.version) noticeMoments(before.view, view);
   const me = state.seats[state.seat] || { name: "?" };
   $("#me-name").textContent = me.name;
   const disc = $("#me-disc");
@@ -159,9 +190,87 @@ function render(state) {
 
   if (state.status === "over") return renderOver(state);
   $("#over-box").hidden = true;
+  if (me.bot) return renderBotSeat(state, me);
+  $("#take-back").hidden = true;
+  if (state.listening) return renderListening(state);
+  $("#result").hidden = true;
   renderPhase(state);
   renderPicks(state);
   renderLocked(state);
+  renderTimer();
+}
+
+/** A buzz and a chime when the votes are revealed, and when they tie. */
+function noticeMoments(was, now) {
+  if (now.mosaic.length > was.mosaic.length) cue("reveal", { volume: 0.08 });
+  else if (was.phase === "vote" && (now.phase === "tiebreak" || now.phase === "leader")) cue("tie", { volume: 0.08 });
+}
+
+function renderTimer() {
+  const left = secondsLeft(timerUntil);
+  const box = $("#timer");
+  const show = left !== null && last?.status === "playing" && !last.listening;
+  box.hidden = !show;
+  if (show) {
+    box.textContent = `${left} s left to vote`;
+    box.classList.toggle("urgent", left <= 5);
+  }
+}
+setInterval(renderTimer, 500);
+
+/** While a bot plays this seat: say so, and offer the seat back. */
+function renderBotSeat(state, me) {
+  $("#result").hidden = true;
+  $("#timer").hidden = true;
+  $("#phase-title").textContent = "A bot is playing for you";
+  $("#phase-hint").textContent = `While your phone was away the table let a ${me.level || "normal"} bot vote for you. ` +
+    "Back? Take your seat again: your next pick is yours.";
+  $("#picks").replaceChildren();
+  const box = $("#locked");
+  box.hidden = false;
+  box.className = "locked";
+  box.replaceChildren(el("p", {}, `Turn ${state.view.turn} of ${state.view.turns}: the bot chooses for now.`));
+  $("#take-back").hidden = false;
+}
+
+/** Before the turn's song plays: "Listen…", and what the last turn gave. */
+function renderListening(state) {
+  const view = state.view;
+  $("#timer").hidden = true;
+  $("#phase-title").textContent = "Listen…";
+  $("#phase-hint").textContent = `Turn ${view.turn} of ${view.turns}: the song starts on the table, and its four sleeves ` +
+    "appear here when it plays.";
+  $("#picks").replaceChildren();
+  $("#locked").hidden = true;
+  $("#locked").replaceChildren();
+  renderResult(state);
+}
+
+/** The previous turn's result: the sleeve that went into the mosaic, every vote, mine and my points. */
+function renderResult(state) {
+  const turn = state.view.last_turn;
+  const box = $("#result");
+  box.hidden = !turn;
+  if (!turn) return;
+  const names = state.seats.map((s) => s.name);
+  const byCard = votesByCard(turn.votes);
+  const mine = turn.votes[state.seat];
+  const competitive = state.view.variant === "competitive";
+  const gain = competitive
+    ? (turn.scorers.includes(state.seat) ? "+1 point for you" : "no point for you")
+    : `+${turn.points} for the team`;
+  box.replaceChildren(
+    el("p", { class: "result-title" }, `Turn ${turn.turn}: Record ${turn.card} goes into the mosaic`),
+    el("div", { class: "result-row" },
+      sleeveImage(turn.sleeve, "sleeve-art result-art"),
+      el("div", {},
+        el("p", { class: "result-sleeve" }, `“${turn.sleeve.title || `sleeve ${turn.sleeve.id}`}”`),
+        el("p", { class: "result-mine" }, mine === turn.card ? `Your pick, Record ${mine}: ${gain}.`
+          : mine >= 1 ? `You picked Record ${mine}: ${gain}.` : `${gain}.`))),
+    el("ul", { class: "result-votes", "aria-label": "The votes" }, [1, 2, 3, 4].map((card) => el("li", {
+      class: card === turn.card ? "won" : "",
+    }, el("b", {}, `Record ${card}`), ": ",
+    byCard[card].length ? andList(byCard[card].map((s) => (s === state.seat ? "you" : names[s]))) : "no vote"))));
 }
 
 function renderPhase(state) {
@@ -270,6 +379,9 @@ function renderPlayers(state) {
 function renderOver(state) {
   const view = state.view;
   const result = state.result || view.result;
+  $("#result").hidden = true;
+  $("#timer").hidden = true;
+  $("#take-back").hidden = true;
   $("#picks").replaceChildren();
   $("#locked").replaceChildren();
   $("#locked").hidden = true;
@@ -281,7 +393,7 @@ function renderOver(state) {
     const shared = result.winners.length > 1;
     $("#phase-hint").textContent = won
       ? (shared ? "You share the victory!" : "You win!")
-      : `${result.winners.map((s) => state.seats[s].name).join(" and ")} ${shared ? "share the victory" : "wins"}.`;
+      : `${andList(result.winners.map((s) => state.seats[s].name))} ${shared ? "share the victory" : "wins"}.`;
     const order = result.points.map((p, seat) => ({ p, seat })).sort((a, b) => b.p - a.p || a.seat - b.seat);
     // Tied players share a place: 1, 1, 3, 3.
     const place = (p) => 1 + result.points.filter((q) => q > p).length;
@@ -291,10 +403,22 @@ function renderOver(state) {
         ` ${state.seats[seat].name}: ${plural(p, "point", "points")}`))));
   } else {
     $("#phase-hint").textContent = `The team scored ${result.score}.`;
-    box.replaceChildren(el("p", { class: "tier neon" }, result.tier));
+    const { ladder, next } = tierLadder(view.players, result.score);
+    box.replaceChildren(el("p", { class: "tier neon" }, result.tier),
+      el("p", { class: "next-tier" }, next
+        ? `${plural(next.missing, "point", "points")} more would have reached ${next.tier} (${next.min}).`
+        : "The top of the ladder!"),
+      el("ol", { class: "ladder", "aria-label": "The tier ladder" }, ladder.slice().reverse().map((step) =>
+        el("li", { class: `${step.reached ? "reached" : ""}${step.current ? " current" : ""}`, "aria-current": step.current ? "step" : null },
+          el("span", {}, step.tier), el("span", {}, `${step.min}+`)))));
   }
   box.append(el("p", { class: "muted" }, "Look at the table for the mosaic. If the table plays again, this page follows."));
 }
+
+$("#take-back").addEventListener("click", () => {
+  $("#error").textContent = "";
+  if (!live?.send({ type: "take_back" })) $("#error").textContent = "No connection: try again in a moment.";
+});
 
 if (code && tokens.seat(code)) enter();
 else showJoin();

@@ -2,8 +2,10 @@
 // the song, reveal the votes together and grow the mosaic. It holds the host token of the room.
 import {
   $, $$, el, api, tokens, normaliseCode, RoomSocket, seatColour, initials, sleeveImage,
-  votesByCard, plural,
+  votesByCard, plural, andList, deadline, secondsLeft, tierLadder,
 } from "./common.js";
+import { cue } from "./cues.js";
+import { qrSvg } from "./qr.js";
 
 const params = new URLSearchParams(location.search);
 const HOLD = Number(params.get("hold") || 5000); // how long a reveal stays on the table, in ms
@@ -21,6 +23,18 @@ let music = null; // the newest music message
 let playing = { url: null, turn: null };
 let queued = null; // a track waiting for the reveal or (party mode) for the song to end
 let seenAnimation = new Set(); // keys of things already animated in
+// The song opens the vote: the turn whose song the audio element has played (its `playing` event),
+// when we last told the server a turn's song plays, and when we last asked it to hold the turn.
+let heardTurn = null;
+let told = { turn: null, at: 0 };
+let held = { turn: null, at: 0 };
+let timerUntil = null; // when the vote timer runs out (local clock), null when it does not run
+let opensUntil = null; // when the current turn opens by itself
+let awaySince = new Map(); // seat -> Date.now() when its phone dropped
+let awayWaited = new Map(); // seat -> when the host chose "Wait" for it
+const AWAY_AFTER = 10_000; // ms a phone may be gone during a vote before the table asks
+const WAIT_AGAIN = 60_000; // after "Wait", ask again this much later
+const HOLD_EVERY = 10_000; // party mode: how often the table asks the server to keep waiting
 
 const audio = $("#audio");
 const ICONS = {
@@ -144,6 +158,8 @@ $("#setup-form").addEventListener("submit", async (event) => {
     options: { variant },
     music: musicSettings(),
   };
+  const seconds = Number($("#timer-choice").value);
+  if (seconds) body.timer = seconds;
   try {
     const room = await api("POST", "/api/rooms", body);
     tokens.setHost(room.code, room.host_token);
@@ -169,6 +185,7 @@ function enter() {
     onState: (message) => {
       previous = last?.view || null;
       music = message.music || null;
+      noteClocks(message);
       if (message.view && message.status !== "lobby") noticeReveal(message);
       render(message);
     },
@@ -189,14 +206,28 @@ function moveTo(newCode) {
   live.moveTo(code);
 }
 
+/** Local deadlines from the durations of a state message (the timer, the turn's auto-open, away). */
+function noteClocks(message) {
+  timerUntil = message.timer && typeof message.timer.remaining === "number" ? deadline(message.timer.remaining) : null;
+  opensUntil = message.listening ? deadline(message.opens_in) : null;
+  const away = new Map();
+  for (const seat of message.seats || []) {
+    if (typeof seat.away === "number") away.set(seat.seat, awaySince.get(seat.seat) ?? Date.now() - seat.away * 1000);
+    else awayWaited.delete(seat.seat);
+  }
+  awaySince = away;
+}
+
 function showError(text) {
   for (const id of ["#lobby-error", "#over-error"]) $(id).textContent = text || "";
-  if (text) $("#banner").textContent = text;
+  if (text) { $("#banner").textContent = text; $("#banner").dataset.text = text; }
 }
 
 const host = (method, path) => api(method, `/api/rooms/${code}/${path}`, undefined, hostToken);
+const hostWith = (method, path, body) => api(method, `/api/rooms/${code}/${path}`, body, hostToken);
 
-$("#add-bot").addEventListener("click", () => host("POST", "bots").catch((e) => showError(e.message)));
+$("#add-bot").addEventListener("click", () =>
+  hostWith("POST", "bots", { level: $("#bot-level").value }).catch((e) => showError(e.message)));
 // The click on Start also lets this page play sound from then on (autoplay needs a gesture).
 $("#start").addEventListener("click", () => host("POST", "start").catch((e) => showError(e.message)));
 $("#again").addEventListener("click", async () => {
@@ -244,7 +275,7 @@ function renderLobby(state) {
   $("#seat-count").textContent = `${state.seats.length} of ${max}`;
   $("#lobby-seats").replaceChildren(...state.seats.map((seat) => el("li", { class: `seat-chip${seat.connected ? "" : " away"}`, style: { "--c": seatColour(seat.seat) } },
     el("span", { class: "disc", "aria-hidden": "true" }, el("span", {}, initials(seat.name))),
-    el("span", { class: "seat-name" }, seat.name, seat.bot && !/^bot\b/i.test(seat.name) ? el("small", {}, " bot") : seat.connected ? "" : el("small", {}, " away")),
+    el("span", { class: "seat-name" }, seat.name, seat.bot ? el("small", {}, ` · ${seat.level || "normal"}`) : seat.connected ? "" : el("small", {}, " away")),
     el("button", { type: "button", class: "quiet tiny", "aria-label": `Remove ${seat.name}`,
       onclick: () => host("DELETE", `seats/${seat.seat}`).catch((e) => showError(e.message)) }, "✕"))));
   $("#add-bot").disabled = state.seats.length >= max;
@@ -273,20 +304,69 @@ function noticeReveal(state) {
     clearTimeout(revealTimer);
     revealTimer = setTimeout(endReveal, HOLD);
     stopAtReveal();
+    cue("reveal", { buzz: false });
   } else if (previous.phase === "vote" && (view.phase === "tiebreak" || view.phase === "leader")) {
     stopAtReveal();
+    cue("tie", { buzz: false });
   }
 }
 
 function endReveal() {
   reveal = null;
-  if (queued && !(music?.play_to_end && !audio.paused && !audio.ended)) {
-    const next = queued;
-    queued = null;
-    load(next);
-  }
+  // Party mode: the next song waits for this one to end (or for "Next song").
+  if (queued && !(music?.play_to_end && songBusy())) nextSong();
   if (last) render(last);
 }
+
+const songBusy = () => !audio.paused && !audio.ended;
+
+/** Plays the song that waits for its turn. */
+function nextSong() {
+  if (!queued) return;
+  const next = queued;
+  queued = null;
+  load(next);
+  if (last) render(last);
+}
+
+// ---- the song opens the vote ---------------------------------------------------------------
+
+/**
+ * Tells the server what the table's song is doing for the current turn: `playing` once the turn's
+ * song is audibly playing (the audio element's `playing` event, or the host's button with an
+ * external player), `hold` every ten seconds while party mode lets the last turn's song finish.
+ */
+function gate() {
+  const state = last;
+  if (!state || state.status !== "playing" || !state.listening || !state.view || !live) return;
+  const turn = state.view.turn;
+  const now = Date.now();
+  const external = music?.source === "external";
+  if (!external && music?.url && heardTurn === turn && playing.turn === turn && songBusy()) {
+    // Once per turn, again every few seconds if the answer has not come (a lost message).
+    if (told.turn !== turn || now - told.at > 3000) {
+      told = { turn, at: now };
+      live.send({ type: "playing", turn });
+    }
+    return;
+  }
+  const waitingForSong = music?.play_to_end && (external || (queued && songBusy()));
+  if (waitingForSong && (held.turn !== turn || now - held.at >= HOLD_EVERY)) {
+    held = { turn, at: now };
+    live.send({ type: "hold", turn });
+  }
+}
+
+$("#song-playing").addEventListener("click", () => {
+  const turn = last?.view?.turn;
+  if (!turn || !live) return;
+  told = { turn, at: Date.now() };
+  live.send({ type: "playing", turn });
+});
+$("#next-song").addEventListener("click", () => {
+  audio.pause();
+  nextSong();
+});
 
 // ---- music ---------------------------------------------------------------------------------
 
@@ -300,7 +380,9 @@ function handleMusic(state) {
     return;
   }
   if (over && !music.play_to_end) { audio.pause(); return; }
-  if (music.url === playing.url || music.url === queued?.url) return;
+  // The same track may come back for another turn (a small theme): a turn is a new song.
+  const same = (track) => track && track.url === music.url && track.turn === music.turn;
+  if (same(playing) || same(queued)) return;
   const skip = music.turn === playing.turn;
   const busy = !audio.paused && !audio.ended;
   if (!skip && reveal && !music.play_to_end) queued = music; // after the reveal
@@ -309,8 +391,12 @@ function handleMusic(state) {
 }
 
 function load(track) {
-  playing = { url: track.url, turn: track.turn, track: track.track };
-  audio.src = track.url;
+  // A long track starts where its music starts (`start`, seconds) and plays `length` seconds
+  // (null in party mode: to its end).
+  const start = Number(track.start) > 0 ? Number(track.start) : 0;
+  playing = { url: track.url, turn: track.turn, track: track.track, start, length: track.length ?? null };
+  heardTurn = null;
+  audio.src = start ? `${track.url}#t=${start.toFixed(1)}` : track.url;
   showTrack(track.track);
   audio.play().then(() => { $("#unmute").hidden = true; }).catch(() => { $("#unmute").hidden = false; });
 }
@@ -325,7 +411,16 @@ function showTrack(track) {
 }
 
 audio.addEventListener("ended", () => {
-  if (queued && !reveal) { const next = queued; queued = null; load(next); }
+  if (queued && !reveal) nextSong();
+  else if (last) render(last);
+});
+audio.addEventListener("timeupdate", () => {
+  if (playing.length && audio.currentTime >= playing.start + playing.length && !audio.paused) audio.pause();
+});
+audio.addEventListener("playing", () => {
+  heardTurn = playing.turn;
+  gate();
+  if (last?.view && last.status === "playing") renderGame(last);
 });
 for (const type of ["play", "pause", "ended"]) {
   audio.addEventListener(type, () => {
@@ -366,7 +461,71 @@ function renderGame(state) {
   renderRecords(state);
   renderMosaic($("#mosaic"), view.mosaic, false);
   renderSeats(state);
+  tick();
 }
+
+/** What changes with the clock: the vote timer, the auto-open countdown, phones gone too long. */
+function tick() {
+  const state = last;
+  if (!state?.view || state.status !== "playing") {
+    $("#timer").hidden = true;
+    $("#away-banner").hidden = true;
+    return;
+  }
+  gate();
+  const left = secondsLeft(timerUntil);
+  const timer = $("#timer");
+  timer.hidden = left === null || state.listening || Boolean(reveal);
+  if (!timer.hidden) {
+    const text = `${left} s`;
+    if (timer.textContent !== text) timer.textContent = text;
+    timer.classList.toggle("urgent", left <= 5);
+    timer.setAttribute("aria-label", `${left} seconds left to vote`);
+  }
+  const opens = $("#opens-in");
+  if (opens) opens.textContent = String(secondsLeft(opensUntil) ?? "");
+  renderAway(state);
+}
+setInterval(tick, 500);
+
+/** The first seat whose phone has been gone over ten seconds while its choice is awaited. */
+function awaySeat(state) {
+  if (reveal || state.listening) return null;
+  const now = Date.now();
+  for (const seat of state.view.waiting_for) {
+    const since = awaySince.get(seat);
+    if (since === undefined || now - since < AWAY_AFTER) continue;
+    const waited = awayWaited.get(seat);
+    if (waited !== undefined && now - waited < WAIT_AGAIN) continue;
+    return state.seats[seat];
+  }
+  return null;
+}
+
+function renderAway(state) {
+  const seat = awaySeat(state);
+  const box = $("#away-banner");
+  box.hidden = !seat;
+  // The alert takes the banner's place: it says what the vote waits for.
+  $(".banner-row").hidden = Boolean(seat);
+  if (!seat) return;
+  box.dataset.seat = String(seat.seat);
+  const gone = Math.round((Date.now() - awaySince.get(seat.seat)) / 1000);
+  const text = `${seat.name}'s phone has been away for ${gone} s: the vote waits for ${seat.name}.`;
+  if ($("#away-text").textContent !== text) $("#away-text").textContent = text;
+  $("#away-bot").setAttribute("aria-label", `Let a bot vote for ${seat.name}`);
+}
+
+$("#away-bot").addEventListener("click", () => {
+  const seat = Number($("#away-banner").dataset.seat);
+  awayWaited.set(seat, Date.now()); // until the bot's seat comes back in the next state
+  $("#away-banner").hidden = true;
+  hostWith("POST", `seats/${seat}/bot`, { level: "normal" }).catch((e) => showError(e.message));
+});
+$("#away-wait").addEventListener("click", () => {
+  awayWaited.set(Number($("#away-banner").dataset.seat), Date.now());
+  $("#away-banner").hidden = true;
+});
 
 function renderPlayerPanel(view) {
   const external = music?.source === "external";
@@ -388,8 +547,13 @@ function renderBanner(state) {
   const external = music?.source === "external";
   let text;
   const stop = external && !music.play_to_end ? " Stop the song now." : "";
+  const listening = Boolean(state.listening) && state.status === "playing";
+  $("#song-playing").hidden = !(listening && external && !reveal);
+  $("#next-song").hidden = !(music?.play_to_end && queued && songBusy() && !reveal);
   if (reveal) {
     text = revealText(reveal.record, state);
+  } else if (listening) {
+    text = listeningText(state);
   } else if (view.phase === "tiebreak") {
     text = `A tie between ${cardList(view.candidates)}! Agree together: vote again among them` +
       (view.tiebreak_round > 1 ? ` (round ${view.tiebreak_round}).` : ".") + stop;
@@ -399,12 +563,37 @@ function renderBanner(state) {
     const waiting = view.waiting_for.length;
     const toCome = waiting ? ` ${plural(waiting, "vote", "votes")} to come.` : "";
     text = external
-      ? `Start the next song on your player now, and pick the sleeve that fits on your phone.${toCome}`
+      ? `Pick the sleeve that fits the song on your phone.${toCome}`
       : `Listen, and pick the sleeve that fits on your phone.${toCome}`;
   }
   const banner = $("#banner");
-  if (banner.textContent !== text) banner.textContent = text;
-  banner.className = `banner${reveal ? " reveal" : view.phase !== "vote" ? " tie" : ""}`;
+  if (banner.dataset.text !== text) {
+    banner.dataset.text = text;
+    // The auto-open countdown is a live number inside the text.
+    const parts = text.split("{opens}");
+    banner.replaceChildren(parts[0], ...(parts.length > 1 ? [el("b", { id: "opens-in" }, String(secondsLeft(opensUntil) ?? "")), parts[1]] : []));
+  }
+  banner.className = `banner${reveal ? " reveal" : listening ? " listening" : view.phase !== "vote" ? " tie" : ""}`;
+}
+
+/** The banner before a turn's vote opens: what the song is doing. Never "listen" over an old song. */
+function listeningText(state) {
+  const turn = state.view.turn;
+  const external = music?.source === "external";
+  const opens = opensUntil !== null ? " (the vote opens by itself in {opens} s)" : "";
+  if (external) {
+    return music.play_to_end
+      ? `When the last song ends, start turn ${turn}'s song on your player and press “The song is playing”.`
+      : `Start turn ${turn}'s song on your player now, then press “The song is playing”${opens}.`;
+  }
+  if (!music?.url) return `Turn ${turn} begins…`;
+  if (queued && songBusy()) {
+    return `“${playing.track?.title || "This song"}” plays to its end; turn ${turn} begins with the next song ` +
+      "(or press “Next song”).";
+  }
+  if (!$("#unmute").hidden) return `Press “▶ Play the song” to start turn ${turn}${opens}.`;
+  if (heardTurn === turn) return `Listen… the sleeves of turn ${turn} are on your phones in a moment.`;
+  return `Here comes the song of turn ${turn}…`;
 }
 
 function revealText(record, state) {
@@ -432,7 +621,9 @@ function renderRecords(state) {
   const round = record ? record.tiebreak_votes.at(-1) : view.tiebreak_votes.at(-1);
   const roundByCard = round ? votesByCard(round) : null;
   const candidates = record ? null : view.phase === "vote" ? null : view.candidates;
-  const key = record ? `r${record.turn}` : `t${view.turn}-${view.phase}`;
+  // Before the song plays the sleeves stay face down, here as on the phones.
+  const covered = !record && Boolean(state.listening);
+  const key = record ? `r${record.turn}` : `t${view.turn}-${view.phase}${covered ? "-covered" : ""}`;
   const who = names(state);
   const cards = entries.map(({ card, sleeve }) => {
     const winner = record && record.card === card;
@@ -447,6 +638,11 @@ function renderRecords(state) {
       ? el("p", { class: "tb-votes" }, `Tie-break vote: ${roundByCard[card].map((s) => who[s]).join(", ")}`) : null;
     const label = `Record ${card}: ${sleeve.title || "sleeve"} by ${sleeve.artist || ""}` +
       (byCard ? `; ${plural(votes.length, "vote", "votes")}${votes.length ? ` (${votes.map((s) => who[s]).join(", ")})` : ""}` : "");
+    if (covered) {
+      return el("article", { class: "record covered", "aria-label": `Record ${card}: face down until the song plays` },
+        el("p", { class: "tab display", "aria-hidden": "true" }, el("span", {}, "Record"), el("b", {}, String(card))),
+        el("div", { class: "sleeve-wrap" }, el("div", { class: "sleeve-art face-down", "aria-hidden": "true" })));
+    }
     return el("article", {
       class: `record${winner ? " winner" : ""}${out ? " out" : ""}${candidates?.includes(card) ? " tied" : ""}${winner && animate ? " glow" : ""}`,
       "aria-label": label,
@@ -460,6 +656,7 @@ function renderRecords(state) {
     tieRound);
   });
   const holder = $("#records");
+  holder.classList.toggle("listening", covered);
   if (holder.dataset.key !== key || holder.dataset.sig !== signature(entries, shownVotes, round)) {
     holder.dataset.key = key;
     holder.dataset.sig = signature(entries, shownVotes, round);
@@ -498,40 +695,100 @@ function renderMosaic(list, mosaic, big) {
 function renderSeats(state) {
   const view = state.view;
   const competitive = view.variant === "competitive";
+  // During a Leader's reveal the token stays with the one who decided; it moves on after.
+  const leaderSeat = reveal ? reveal.record.leader : view.leader;
   $("#seats").replaceChildren(...state.seats.map((seat) => {
-    const voted = !reveal && view.voted[seat.seat];
-    const waiting = view.waiting_for.includes(seat.seat);
-    const leader = competitive && view.leader === seat.seat;
+    const voted = !reveal && !state.listening && view.voted[seat.seat];
+    const waiting = !state.listening && view.waiting_for.includes(seat.seat);
+    const leader = competitive && leaderSeat === seat.seat;
+    const away = typeof seat.away === "number";
+    const handed = handedToBot(seat);
     // While a reveal is on the table the next turn's votes are not news yet.
     const status = reveal ? `picked ${reveal.record.votes[seat.seat]}`
+      : state.listening ? (away ? "phone away" : "listening")
       : view.phase === "leader" ? (leader ? "deciding…" : "")
-      : voted ? "voted" : waiting ? "thinking…" : "";
-    return el("div", {
-      class: `seat${voted ? " voted" : ""}${seat.connected ? "" : " away"}${leader ? " leader" : ""}`,
+      : voted ? "voted" : waiting ? (away ? "phone away" : "thinking…") : "";
+    const who = handed ? `a ${seat.level || "normal"} bot plays` : seat.bot ? seat.level || "normal" : "";
+    return el("button", {
+      type: "button",
+      class: `seat${voted ? " voted" : ""}${seat.connected ? "" : " away"}${leader ? " leader" : ""}${seat.bot ? " bot" : ""}`,
       style: { "--c": seatColour(seat.seat) },
-      "aria-label": `${seat.name}${seat.bot ? " (bot)" : ""}${leader ? ", the Leader" : ""}: ${status || "waiting"}` +
-        (competitive ? `, ${plural(view.points[seat.seat], "point", "points")}` : ""),
+      "aria-haspopup": "dialog",
+      "aria-label": `${seat.name}${who ? ` (${who})` : ""}${leader ? ", the Leader" : ""}: ${status || "waiting"}` +
+        (competitive ? `, ${plural(view.points[seat.seat], "point", "points")}` : "") + ". Seat menu",
+      onclick: () => openSeatMenu(seat.seat),
     },
     el("span", { class: "disc", "aria-hidden": "true" }, el("span", {}, initials(seat.name))),
     el("span", { class: "seat-text" },
-      el("b", {}, seat.name, seat.bot && !/^bot\b/i.test(seat.name) ? el("small", { class: "muted" }, " bot") : ""),
-      el("small", { class: "seat-status" }, status)),
+      el("b", {}, seat.name),
+      el("small", { class: "seat-status" }, [status, who].filter(Boolean).join(" · "))),
     leader ? el("span", { class: "leader-token", title: "The Leader's record token" }, "Leader") : null,
-    competitive ? el("span", { class: "seat-points" }, String(view.points[seat.seat])) : null,
-    seatHandover(seat));
+    competitive ? el("span", { class: "seat-points" }, String(view.points[seat.seat])) : null);
   }));
 }
 
-// A phone that dropped out need not stop the game: the host lets a bot play the seat, and gives
-// it back when the player returns (the same token still holds the seat).
-function seatHandover(seat) {
-  const handed = seat.bot && !/^bot\b/i.test(seat.name);
-  if (!handed && (seat.bot || seat.connected)) return null;
-  const label = handed ? `Give ${seat.name}'s seat back to ${seat.name}` : `Let a bot play for ${seat.name}`;
-  return el("button", {
-    class: "seat-handover", type: "button", "aria-label": label, title: label,
-    onclick: () => host(handed ? "DELETE" : "POST", `seats/${seat.seat}/bot`).catch((e) => showError(e.message)),
-  }, handed ? "Give back" : "Bot plays");
+/** A person's seat that a bot plays for now (bots added as bots are named "Bot N"). */
+const handedToBot = (seat) => seat.bot && !/^bot\b/i.test(seat.name);
+
+// ---- the seat menu: any seat to a bot (at a level), back to its player, or to a new phone --------
+
+let menuSeat = null;
+
+function openSeatMenu(seatNo) {
+  const seat = last?.seats[seatNo];
+  if (!seat) return;
+  menuSeat = seatNo;
+  const handed = handedToBot(seat);
+  $("#seat-menu-title").textContent = seat.name;
+  $("#seat-menu-state").textContent = seat.bot
+    ? (handed ? `A ${seat.level || "normal"} bot plays for ${seat.name}.` : `A bot (${seat.level || "normal"}).`)
+    : seat.connected ? `${seat.name}'s phone is here.` : `${seat.name}'s phone is away.`;
+  $("#menu-give-back").hidden = !handed;
+  $("#menu-give-back").textContent = `Give the seat back to ${seat.name}`;
+  for (const button of $$("#menu-bot button")) {
+    button.setAttribute("aria-label", `A ${button.value} bot plays for ${seat.name}`);
+    button.classList.toggle("current", seat.bot && (seat.level || "normal") === button.value);
+  }
+  $("#menu-name").value = "";
+  $("#menu-link").hidden = true;
+  $("#menu-error").textContent = "";
+  const menu = $("#seat-menu");
+  if (!menu.open) menu.showModal();
+}
+
+$("#seat-menu form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const choice = event.submitter?.value;
+  const seat = menuSeat;
+  const menu = $("#seat-menu");
+  if (choice === "close" || seat === null) { menu.close(); return; }
+  try {
+    if (choice === "give-back") {
+      await host("DELETE", `seats/${seat}/bot`);
+      menu.close();
+    } else if (choice === "new-phone") {
+      const name = $("#menu-name").value.trim();
+      if (!name) { $("#menu-error").textContent = "Type the new player's name first."; return; }
+      const answer = await hostWith("DELETE", `seats/${seat}/bot`, { name });
+      showSeatLink(answer.token);
+    } else {
+      await hostWith("POST", `seats/${seat}/bot`, { level: choice });
+      menu.close();
+    }
+  } catch (error) {
+    $("#menu-error").textContent = error.message;
+  }
+});
+
+/** The link (and its QR code) that gives a seat to a new phone: it carries the seat's new token. */
+function showSeatLink(token) {
+  const base = (roomInfo?.join_url || `${location.origin}/join/${code}`).replace(/\/join\/.*$/, "");
+  const url = `${base}/join/${code}?seat_token=${encodeURIComponent(token)}`;
+  $("#menu-url").textContent = url.replace(/^https?:\/\//, "");
+  $("#menu-url").dataset.url = url;
+  // Drawn here: the token never goes to the server inside a picture's address.
+  $("#menu-qr").innerHTML = qrSvg(url);
+  $("#menu-link").hidden = false;
 }
 
 // ---- game over -----------------------------------------------------------------------------
@@ -549,7 +806,7 @@ function renderOver(state) {
     let lastPoints = null;
     $("#verdict").replaceChildren(
       el("p", { class: "verdict-line neon display" }, winners.length > 1
-        ? `${winners.join(" and ")} share the victory` : `${winners[0]} wins`),
+        ? `${andList(winners)} share the victory` : `${winners[0]} wins`),
       el("ol", { class: "ranking" }, order.map(({ p, seat }, i) => {
         if (p !== lastPoints) { place = i + 1; lastPoints = p; }
         return el("li", { class: p === best ? "won" : "", style: { "--c": seatColour(seat) } },
@@ -559,12 +816,26 @@ function renderOver(state) {
           el("span", { class: "rank-points" }, plural(p, "point", "points")));
       })));
   } else {
+    const { ladder, next } = tierLadder(view.players, result.score);
     $("#verdict").replaceChildren(
       el("p", { class: "muted" }, `The team scored ${result.score} with ${plural(view.players, "player", "players")}:`),
-      el("p", { class: "tier neon display" }, result.tier));
+      el("p", { class: "tier neon display" }, result.tier),
+      el("p", { class: "next-tier" }, next
+        ? `${plural(next.missing, "point", "points")} more would have reached ${next.tier} (${next.min}).`
+        : "The top of the ladder!"));
+    renderLadder(ladder);
   }
+  $("#ladder").hidden = view.variant === "competitive";
   $("#download").href = `/api/rooms/${code}/mosaic.png`;
   $("#download").setAttribute("download", `disc-cover-${code}.png`);
+}
+
+/** The tiers for this many players, lowest first, with the team's step lit. */
+function renderLadder(ladder) {
+  $("#ladder").replaceChildren(...ladder.slice().reverse().map((step) => el("li", {
+    class: `${step.reached ? "reached" : ""}${step.current ? " current" : ""}`,
+    "aria-current": step.current ? "step" : null,
+  }, el("span", { class: "ladder-tier" }, step.tier), el("span", { class: "ladder-min" }, `${step.min}+`))));
 }
 
 // ---- start ---------------------------------------------------------------------------------
