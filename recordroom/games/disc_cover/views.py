@@ -11,6 +11,7 @@ from functools import cache
 from typing import Any
 
 from recordroom.engine.errors import BadState
+from recordroom.games.disc_cover.events import events
 from recordroom.games.disc_cover.scoring import tier
 from recordroom.games.disc_cover.sleeves import by_id
 from recordroom.games.disc_cover.state import (
@@ -91,6 +92,7 @@ def view(state: DiscCoverState, seat: int | None) -> dict[str, Any]:
         out["score"] = state.score
     if over:
         out["result"] = result(state)
+    out["events"] = events(state, out.get("result"))
     if seat is not None:
         out["seat"] = seat
         vote = state.pending[seat]
