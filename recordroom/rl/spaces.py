@@ -144,7 +144,13 @@ def _records_space(edition: str) -> ActionSpace:
         actions.extend(row)
     actions += [*acts.agenda, *acts.asset]
     # The actions that are a bare type (fail, pass, draw ...), in the order the game lists them.
-    actions += [{"type": kind} for kind, keys in KEYS.items() if keys == {"type"}]
+    # (the module's shared constant where it has one, so that look-ups by identity find it)
+    from recordroom.games.records import actions as records_actions
+
+    for kind, keys in KEYS.items():
+        if keys == {"type"}:
+            shared = getattr(records_actions, kind.upper(), None)
+            actions.append(shared if shared == {"type": kind} else {"type": kind})
     empty = bd.new_board(ed)
     for code in range(HARMONY_OF + len(ed.colours)):
         if code in (bd.ALBUM, bd.SINGLE, bd.MULTIPLIER, bd.TOUR):
