@@ -38,7 +38,7 @@ def wait_phase(page: Page, name: str, others: list[Page], started: float) -> Non
             page.wait_for_timeout(30)
 
 
-@pytest.mark.timeout(480)
+@pytest.mark.timeout(660)
 def test_log_undo_confirm_done_and_a_bot_minding_a_dropped_phone(
     browser: Browser, server: Server, screenshots: Path | None
 ) -> None:
