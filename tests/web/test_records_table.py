@@ -224,3 +224,29 @@ def test_replay_wording_and_a_phone_that_never_scrolls_sideways(
     width = page.evaluate("document.scrollingElement.scrollWidth")
     assert width <= PHONE["width"], f"the phone scrolls sideways: {width} px"
     page.context.close()
+
+
+def test_area_help_in_context_and_two_different_cash_icons(
+    browser: Browser, server: Server
+) -> None:
+    """Tapping an area's title tells what it does and how it scores, with the edition's numbers;
+    the legend no longer shows two identical green "$" icons."""
+    page = context(browser, PHONE).new_page()
+    page.goto(f"{server.base}/records")
+    page.fill("#solo-name", "Pip")
+    page.click("#solo-start")
+    page.wait_for_function("document.body.dataset.phase === 'lead_singer'")
+    edition = get(server, "/api/games/records/edition")
+    page.click('#tabs [data-tab="tour"]')
+    page.click(".area-tour .area-title")
+    help_text = page.inner_text(".area-tour .area-help")
+    points = ", ".join(str(step["points"]) for step in edition["tour"])
+    assert points in help_text
+    page.click(".area-tour .area-title")
+    assert page.locator(".area-tour .area-help").count() == 0
+    legend = page.locator(".legend .legend-item")
+    cash = [i for i in range(legend.count()) if "cash" in legend.nth(i).inner_text()]
+    assert len(cash) == 2
+    shapes = [legend.nth(i).inner_html() for i in cash]
+    assert shapes[0] != shapes[1] and "svg" in shapes[1]
+    page.context.close()

@@ -373,6 +373,24 @@ function areaScore(area, board) {
 }
 
 /** The whole sheet: a section per area, each headed by its name and its points. */
+/** What an area does and how it scores, in words, from the edition's numbers. */
+export function areaHelp(ed, area) {
+  const list = (xs) => xs.join(", ");
+  switch (area) {
+    case "crew": return `Place a crew card in an empty slot of its role (a $ lock needs a cash removal first). It scores its points, times a multiplier if you spend one. Touching sides of one colour tick a harmony of that colour; a slot's icon is the bonus it gives. Each empty slot at the end ticks a fail box. The lead singer slot wears your lead colour on all sides.`;
+    case "agenda": return `An agenda card ticks any empty box. Each completed row, column or diagonal gives its bonus (${list(ed.agenda.lines.filter((l) => l.bonus).map((l) => `${l.name}: ${bonusWords(l.bonus)}`))}). No points of its own.`;
+    case "harmonies": return `Harmony bonuses tick boxes: a full colour row scores ${ed.harmonies.row_points}, a column full in every colour ${ed.harmonies.column_points}. Some boxes give a bonus.`;
+    case "tour": return `Each tour bonus moves one step on (a $ lock needs a cash removal first). You score the points of the last step reached: ${list(ed.tour.map((s) => s.points))}.`;
+    case "release": return `Album and single bonuses tick the next box of their line (${ed.release.albums.length} albums, ${ed.release.singles.length} singles). Release scores albums × singles.`;
+    case "multiplier": return `A multiplier bonus earns the next box (${list(ed.multipliers.map((m) => `×${m}`))}); spend one when placing a crew card to multiply its points. Once each.`;
+    case "assets": return `An asset card ticks any empty box; two ticked neighbours give the bonus between them. No points of their own.`;
+    case "fail": return `A failed card (or, at the end, an empty crew slot) ticks the next box; you score the last box ticked: ${list(ed.fail.penalties)}. A full track ends the game.`;
+    case "goals": return `Claimed goals write their points here, at most ${ed.goal_boxes}; the last box claimed ends the game.`;
+    case "scores": return "Your total: goals, release, crew, tour, harmonies and the fail track.";
+    default: return "";
+  }
+}
+
 export function drawSheet(ed, board, options = {}) {
   const ctx = {
     ed, board, targets: options.targets || new Map(), preview: options.preview || new Set(),
@@ -391,7 +409,15 @@ export function drawSheet(ed, board, options = {}) {
       class: `area area-${area}${busy.has(area) ? " has-target" : ""}${look.has(area) ? " has-preview" : ""}`,
       "data-area": area,
     },
-    el("h3", {}, el("span", {}, AREA_NAMES[area]), score !== "" && area !== "scores" ? el("b", { class: "area-points" }, score) : null),
+    el("h3", {}, options.small ? el("span", {}, AREA_NAMES[area])
+      : el("button", { type: "button", class: "area-title", "aria-expanded": "false", title: "What this area does",
+        onclick: (event) => {
+          const open = section.querySelector(".area-help");
+          event.currentTarget.setAttribute("aria-expanded", String(!open));
+          if (open) open.remove();
+          else section.querySelector("h3").after(el("p", { class: "area-help" }, areaHelp(ed, area)));
+        } }, AREA_NAMES[area], el("span", { class: "help-mark", "aria-hidden": "true" }, " ?")),
+    score !== "" && area !== "scores" ? el("b", { class: "area-points" }, score) : null),
     AREAS[area](ctx));
     sheet.append(section);
   }
@@ -403,5 +429,5 @@ export function legend() {
   return el("div", { class: "legend", "aria-label": "Bonus icons" },
     Object.entries(BONUS).map(([name, info]) => el("span", { class: "legend-item" },
       el("span", { class: "legend-icon", style: { background: info.tint } }, info.glyph), info.word)),
-    el("span", { class: "legend-item" }, el("span", { class: "legend-icon", style: { background: "#3d8b37" } }, "$"), "cash restriction"));
+    el("span", { class: "legend-item" }, s("svg", { viewBox: "-14 -22 28 34", width: 22, height: 26, class: "legend-lock", "aria-hidden": "true" }, lock(0, 0, false)), "cash restriction (a lock)"));
 }
