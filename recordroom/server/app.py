@@ -222,12 +222,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            jukebox.stop()  # a demo still being made stops after its current track
             await hub.stop()
             await hub.stop_writer()
             with suppress(Exception):
                 await warming
             senses.stop()
-            jukebox.stop()
             with suppress(Exception):
                 await looking
             if settings.store is None:

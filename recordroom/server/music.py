@@ -44,6 +44,10 @@ CUE_CACHE = "cues-v1.json"
 SOURCES = ("demo", "library", "playlist", "external")
 
 
+class DemoInterrupted(RuntimeError):
+    """The server stopped while the demo playlist was being made (the next start goes on)."""
+
+
 class Jukebox:
     """Every playable track of the server.
 
@@ -73,12 +77,20 @@ class Jukebox:
     # -- the two sources -------------------------------------------------------------------------
 
     def _progress(self, done: int, total: int) -> None:
+        if self._stopping.is_set() and done < total:
+            raise DemoInterrupted(f"the server stopped after {done} of {total} demo tracks")
         self._demo_progress = (done, total)
 
     def warm(self) -> None:
-        """Makes the demo playlist (run in the background at start); logs instead of raising."""
+        """Scans the folders, then makes the demo playlist (run in the background at start).
+
+        Logs instead of raising: a source that cannot be read is reported when it is asked for.
+        """
         try:
+            self._folders()
             self._demo_library()
+        except DemoInterrupted as stopped:
+            log.info("music: %s", stopped)
         except (OSError, RuntimeError, ValueError) as error:
             self._demo_error = str(error)
             log.error("music: cannot make the demo playlist: %s", error)
@@ -300,7 +312,7 @@ class Jukebox:
             )
 
     def stop(self) -> None:
-        """Ends the background cue search (the server is shutting down)."""
+        """Ends the background work: the cue search, and the demo after its current track."""
         self._stopping.set()
 
     def _find_cues(self) -> None:
