@@ -42,6 +42,8 @@ LONG_TRACK = 90.0
 CUE_CACHE = "cues-v1.json"
 """The file, in the cache folder, that keeps every track's cue point across restarts."""
 SOURCES = ("demo", "library", "playlist", "external")
+AHEAD = 3
+"""Tracks past the current turn (or past the ninth) whose cue points are found ahead of time."""
 
 
 class DemoInterrupted(RuntimeError):
@@ -389,10 +391,15 @@ class RoomMusic:
         random.Random(f"music:{seed}").shuffle(queue)
         music = cls(settings, tuple(queue), skips)
         if settings.skip_intro and queue:
-            # Cue points in the order the turns will play them, starting with the coming one.
-            at = skips % len(queue)
-            jukebox.prepare(queue[at:] + queue[:at])
+            # Cue points in the order the turns will play them (a few more for skips); never the
+            # whole of a large library, of which a game plays nine tracks.
+            jukebox.prepare(music.upcoming(1, TURNS + AHEAD))
         return music
+
+    def upcoming(self, turn: int, count: int) -> list[str]:
+        """The tracks of ``count`` turns from ``turn`` on (each once), in playing order."""
+        ids = (self.track_id(t) for t in range(turn, turn + count))
+        return list(dict.fromkeys(i for i in ids if i is not None))
 
     def track_id(self, turn: int) -> str | None:
         """The track of a (1-based) turn, or None in external-player mode."""
@@ -416,6 +423,8 @@ class RoomMusic:
                 found = jukebox.track(track_id)
                 track = found.to_json()
                 start = jukebox.start_of(found, self.settings)
+                if self.settings.skip_intro:
+                    jukebox.prepare(self.upcoming(turn, AHEAD + 1))  # after skips, or a restart
         return {
             "source": self.settings.source,
             "play_to_end": self.settings.play_to_end,

@@ -6,14 +6,14 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
 import soundfile
 from mutagen.oggvorbis import OggVorbis
 
-from recordroom.server.music import CUE_CACHE, Jukebox
+from recordroom.server.music import CUE_CACHE, Jukebox, RoomMusic
 from recordroom.server.protocol import MusicSettings
 
 from .helpers import Socket, TestClient, host
@@ -220,3 +220,31 @@ def test_cue_points_are_found_off_the_caller_and_kept(folder: Path, tmp_path: Pa
     short = next(t for t in jukebox.library if t.title == "Short B")
     jukebox.prepare([short.id])
     assert jukebox.settle(5) and jukebox.cue(short.id) is None  # short tracks need no cue
+
+
+class Asked:
+    """Stands in for the jukebox's two calls that building a room's queue makes."""
+
+    def __init__(self, ids: tuple[str, ...]) -> None:
+        self.ids = ids
+        self.asked: list[str] = []
+
+    def pool(self, settings: MusicSettings) -> tuple[str, ...]:
+        return self.ids
+
+    def prepare(self, track_ids: list[str]) -> None:
+        self.asked.extend(track_ids)
+
+
+def test_a_room_asks_for_the_cue_points_of_its_coming_turns_only() -> None:
+    library = Asked(tuple(f"track-{i}" for i in range(200)))
+    music = RoomMusic.build(cast(Jukebox, library), MusicSettings(source="library"), seed=5)
+    assert library.asked == music.upcoming(1, 12) and len(library.asked) == 12
+    assert library.asked[0] == music.track_id(1) and library.asked[8] == music.track_id(9)
+    off = Asked(library.ids)
+    RoomMusic.build(cast(Jukebox, off), MusicSettings(source="library", skip_intro=False), seed=5)
+    assert off.asked == []
+    # A pool of two tracks asks for each once.
+    small = Asked(("a", "b"))
+    RoomMusic.build(cast(Jukebox, small), MusicSettings(source="library"), seed=5)
+    assert sorted(small.asked) == ["a", "b"]
