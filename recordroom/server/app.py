@@ -23,6 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter, ValidationError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 from recordroom import games
@@ -116,6 +117,23 @@ CLOSE_KICKED = 4000
 CLOSE_BAD_TOKEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_RATE_LIMITED = 4429
+CLOSE_SLOW_READER = 1008
+"""A client that stopped reading its messages (policy violation)."""
+MAX_QUEUED_BYTES = 2 * 1024 * 1024
+"""Unsent bytes a client may have waiting before it is dropped."""
+MAX_QUEUED_MESSAGES = 500
+"""Unsent messages a client may have waiting before it is dropped."""
+MAX_BODY_BYTES = 64 * 1024
+"""HTTP request bodies over this are refused with 413 ``request/too_large``."""
+MAX_OPTIONS_BYTES = 8 * 1024
+"""A room's ``options`` (as compact JSON) may take at most this much."""
+MAX_MUSIC_BYTES = 8 * 1024
+"""A room's ``music`` settings (as compact JSON) may take at most this much."""
+MAX_ERROR_TEXT = 200
+"""Error messages are cut to this many characters: they never echo what was sent."""
+MAX_JSON_DEPTH = 16
+"""Client messages nested deeper than this are ``message/malformed``."""
+"""Error messages are cut to this many characters: they never echo what was sent."""
 
 
 def _error_response(code: str, message: str, status: int) -> JSONResponse:
@@ -154,32 +172,128 @@ HostToken = Annotated[str | None, Depends(host_token)]
 
 
 class Connection:
-    """One WebSocket client of a room; messages go out through a queue, in order."""
+    """One WebSocket client of a room; messages go out through a bounded queue, in order.
+
+    A message is serialised once, when it is queued. A client that lets more than
+    ``MAX_QUEUED_BYTES`` (or ``MAX_QUEUED_MESSAGES``) pile up unread is dropped with close code
+    1008 (``CLOSE_SLOW_READER``): what is queued is thrown away, so it costs the server no more.
+    """
 
     def __init__(self, websocket: WebSocket, role: Role, seat: Seat | None) -> None:
         self.websocket = websocket
         self.role = role
         self.seat = seat
-        self.queue: asyncio.Queue[tuple[JSONDict | None, int | None]] = asyncio.Queue()
+        self.queue: asyncio.Queue[tuple[str | None, int | None]] = asyncio.Queue()
+        self.queued_bytes = 0
+        self.dropped = False
 
     def send(self, message: JSONDict) -> None:
-        """Queues a message."""
-        self.queue.put_nowait((message, None))
+        """Queues a message (dropped clients get nothing more)."""
+        self.send_text(json.dumps(message, separators=(",", ":")))
+
+    def send_text(self, text: str) -> None:
+        """Queues an already serialised message; drops the client when it is too far behind."""
+        if self.dropped:
+            return
+        if (
+            self.queued_bytes + len(text) > MAX_QUEUED_BYTES
+            or self.queue.qsize() >= MAX_QUEUED_MESSAGES
+        ):
+            self.drop()
+            return
+        self.queued_bytes += len(text)
+        self.queue.put_nowait((text, None))
+
+    def drop(self) -> None:
+        """Forgets what is queued and ends the connection with 1008: it did not read."""
+        self.dropped = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queued_bytes = 0
+        self.queue.put_nowait((None, CLOSE_SLOW_READER))
 
     def close(self, code: str, message: str) -> None:
         """Queues an error, then the end of the connection."""
         self.send(ErrorMessage(code=code, message=message).model_dump())
-        self.queue.put_nowait((None, CLOSE_KICKED))
+        if not self.dropped:
+            self.dropped = True
+            self.queue.put_nowait((None, CLOSE_KICKED))
 
     async def pump(self) -> None:
         """Sends queued messages until the connection ends."""
         while True:
-            message, close_code = await self.queue.get()
-            if message is None:
+            text, close_code = await self.queue.get()
+            if text is None:
                 if close_code is not None:
                     await self.websocket.close(code=close_code)
                 return
-            await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+            self.queued_bytes -= len(text)
+            await self.websocket.send_text(text)
+
+
+class BodyLimit:
+    """ASGI middleware: an HTTP request body over ``limit`` bytes gets 413 ``request/too_large``.
+
+    The declared ``Content-Length`` is refused before anything is read; a body sent without one
+    (chunked) is read here up to the limit, and refused as soon as it goes past it.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._refuse(send)
+            return
+        if declared is not None:
+            await self.app(scope, receive, send)  # the server reads no more than declared
+            return
+        # No declared length (chunked): read up to the limit here, then hand the body over.
+        parts: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            parts.append(message.get("body", b""))
+            size += len(parts[-1])
+            if size > self.limit:
+                await self._refuse(send)
+                return
+            if not message.get("more_body", False):
+                break
+        body = b"".join(parts)
+        handed = False
+
+        async def replay() -> Message:
+            nonlocal handed
+            if handed:
+                return await receive()
+            handed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps(
+            {
+                "code": ErrorCode.REQUEST_TOO_LARGE,
+                "message": f"bodies are limited to {self.limit} bytes",
+            }
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"connection", b"close")],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -239,6 +353,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
 
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+
     @app.exception_handler(ServerError)
     async def server_error(request: Request, error: ServerError) -> JSONResponse:
         return _error_response(error.code, error.message, error.status)
@@ -251,7 +367,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return _error_response(ErrorCode.REQUEST_INVALID, problems, 422)
 
     errors: dict[int | str, dict[str, Any]] = {
-        status: {"model": ErrorOut} for status in (403, 404, 409, 422, 429)
+        status: {"model": ErrorOut} for status in (403, 404, 409, 413, 422, 429, 503)
     }
 
     def join_url(request: Request, room: Room) -> str:
@@ -288,6 +404,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/rooms", status_code=201, responses=errors, dependencies=[Depends(limit(joins))])
     async def create_room(body: CreateRoom, hub: HubDep) -> RoomCreated:
         """Opens a room for a game; the answer holds the host's token."""
+        _cap("options", body.options, MAX_OPTIONS_BYTES)
+        if body.music is not None:
+            _cap("music", body.music.model_dump(), MAX_MUSIC_BYTES)
         room = await hub.create(body.game, body.options, body.music, {"timer": body.timer})
         return RoomCreated(code=room.code, host_token=room.host_token)
 
@@ -296,13 +415,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """What anyone with the code may know about a room."""
         return room_info(hub.get(code), request)
 
-    @app.post("/api/rooms/{code}/seats", responses=errors, dependencies=[Depends(limit(joins))])
+    @app.post(
+        "/api/rooms/{code}/seats",
+        responses=errors,
+        dependencies=[Depends(limit(lookups)), Depends(limit(joins))],
+    )
     async def join_room(code: str, body: JoinRoom, hub: HubDep) -> Joined:
         """Takes the next free seat; keep the token to reconnect."""
         seat, token = hub.get(code).join(body.name)
         return Joined(seat=seat, token=token)
 
-    @app.post("/api/rooms/{code}/bots", responses=errors)
+    @app.post("/api/rooms/{code}/bots", responses=errors, dependencies=[Depends(limit(lookups))])
     async def add_bot(
         code: str,
         hub: HubDep,
@@ -310,37 +433,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         body: Annotated[AddBot | None, Body()] = None,
     ) -> SeatOut:
         """(host) Adds a bot seat before the start, at a level if the game has levels."""
-        room = hub.get(code)
-        room.check_host(token)
+        room = hub.host_room(code, token)
         level = body.level if body is not None else None
         hub.check_level(room, level)
         seat = room.add_bot(level)
         return room.seats_out()[seat]
 
-    @app.post("/api/rooms/{code}/start", responses=errors)
+    @app.post("/api/rooms/{code}/start", responses=errors, dependencies=[Depends(limit(lookups))])
     async def start_room(code: str, hub: HubDep, token: HostToken, request: Request) -> RoomInfo:
         """(host) Starts the game with the seats taken."""
-        room = hub.get(code)
-        room.check_host(token)
+        room = hub.host_room(code, token)
         room.start()
         return room_info(room, request)
 
-    @app.post("/api/rooms/{code}/again", responses=errors)
+    @app.post("/api/rooms/{code}/again", responses=errors, dependencies=[Depends(limit(lookups))])
     async def play_again(code: str, hub: HubDep, token: HostToken) -> AgainOut:
         """(host) Once the game is over: a new game with the same players, in a new room.
 
         The seats, their tokens, the host token, the options and the music carry over; every
         client of the old room is sent ``{"type": "again", "code": NEW}``.
         """
-        room = hub.get(code)
-        room.check_host(token)
+        room = hub.host_room(code, token)
         return AgainOut(code=(await hub.again(room)).code)
 
-    @app.post("/api/rooms/{code}/music/skip", responses=errors)
+    @app.post(
+        "/api/rooms/{code}/music/skip", responses=errors, dependencies=[Depends(limit(lookups))]
+    )
     async def skip_track(code: str, hub: HubDep, token: HostToken) -> dict[str, Any]:
         """(host) Plays another track for the current turn."""
-        room = hub.get(code)
-        room.check_host(token)
+        room = hub.host_room(code, token)
         room.skip_track()
         view = room.game.view(room.state, None) if room.state is not None else None
         return room.music_message(view) or {}
@@ -351,7 +472,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         url = join_url(request, hub.get(code))
         return Response(qr_svg(url), media_type="image/svg+xml")
 
-    @app.get("/api/rooms/{code}/mosaic.png", responses=errors)
+    @app.get(
+        "/api/rooms/{code}/mosaic.png", responses=errors, dependencies=[Depends(limit(lookups))]
+    )
     async def room_mosaic(code: str, hub: HubDep) -> Response:
         """The 3 x 3 mosaic of a finished Disc Cover game: the sleeves with their points, then the
         score and tier (or the ranking), the players' names and the date."""
@@ -416,7 +539,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         pdf = await asyncio.to_thread(render_booklet_pdf, sleeve_set)
         return Response(pdf, media_type="application/pdf")
 
-    @app.post("/api/rooms/{code}/seats/{seat}/bot", responses=errors)
+    @app.post(
+        "/api/rooms/{code}/seats/{seat}/bot",
+        responses=errors,
+        dependencies=[Depends(limit(lookups))],
+    )
     async def hand_to_bot(
         code: str,
         seat: int,
@@ -425,24 +552,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         body: Annotated[AddBot | None, Body()] = None,
     ) -> SeatOut:
         """(host) A bot plays this seat from now on, at a level if given (any seat, any time)."""
-        room = hub.get(code)
-        room.check_host(token)
+        room = hub.host_room(code, token)
         level = body.level if body is not None else None
         hub.check_level(room, level)
         room.hand_to_bot(seat, level)
         return room.seats_out()[seat]
 
-    @app.post("/api/rooms/{code}/timer", responses=errors)
+    @app.post("/api/rooms/{code}/timer", responses=errors, dependencies=[Depends(limit(lookups))])
     async def set_timer(
         code: str, body: TimerSettings, hub: HubDep, token: HostToken
     ) -> TimerSettings:
         """(host) The decision timer: when it runs out, each undecided seat's bot decides."""
-        room = hub.get(code)
-        room.check_host(token)
+        room = hub.host_room(code, token)
         room.set_timer(body.seconds)
         return body
 
-    @app.delete("/api/rooms/{code}/seats/{seat}/bot", responses=errors)
+    @app.delete(
+        "/api/rooms/{code}/seats/{seat}/bot",
+        responses=errors,
+        dependencies=[Depends(limit(lookups))],
+    )
     async def take_back(
         code: str,
         seat: int,
@@ -451,16 +580,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         body: Annotated[TakeBack | None, Body()] = None,
     ) -> SeatHandedBack:
         """(host) A person plays the seat again; with a name, a new person (and a new token)."""
-        room = hub.get(code)
-        room.check_host(token)
+        room = hub.host_room(code, token)
         new_token = room.take_back(seat, body.name if body else None)
         return SeatHandedBack(seat=seat, token=new_token)
 
-    @app.delete("/api/rooms/{code}/seats/{seat}", status_code=204, responses=errors)
+    @app.delete(
+        "/api/rooms/{code}/seats/{seat}",
+        status_code=204,
+        responses=errors,
+        dependencies=[Depends(limit(lookups))],
+    )
     async def kick(code: str, seat: int, hub: HubDep, token: HostToken) -> Response:
         """(host) Removes a seat before the start; later seats move up."""
-        room = hub.get(code)
-        room.check_host(token)
+        room = hub.host_room(code, token)
         room.kick(seat)
         return Response(status_code=204)
 
@@ -491,7 +623,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except EditionError as error:
             raise ServerError(ErrorCode.GAME_UNKNOWN, str(error), 404) from None
 
-    @app.get("/api/rooms/{code}/replay/{step}", responses=errors)
+    @app.get(
+        "/api/rooms/{code}/replay/{step}", responses=errors, dependencies=[Depends(limit(lookups))]
+    )
     async def replay_step(code: str, step: int, hub: HubDep) -> dict[str, Any]:
         """A finished game's public view after its first ``step`` actions (never a seat's view)."""
         room = hub.get(code)
@@ -583,11 +717,46 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+_TOO_DEEP = object()
+
+
+def _field_name(part: Any) -> str:
+    """A field name of an error location, as long as it is one a client may know (no echo)."""
+    if isinstance(part, int) or (isinstance(part, str) and part.isidentifier() and len(part) < 13):
+        return str(part)
+    return "?"
+
+
+def _cap(field: str, value: Any, limit: int) -> None:
+    """Refuses a request field whose compact JSON is over ``limit`` bytes (413)."""
+    size = len(json.dumps(value, separators=(",", ":")).encode())
+    if size > limit:
+        raise ServerError(
+            ErrorCode.REQUEST_TOO_LARGE, f"{field} are limited to {limit} bytes (got {size})", 413
+        )
+
+
+def _too_deep(value: Any, limit: int) -> bool:
+    """Whether a decoded JSON value nests lists and objects more than ``limit`` levels deep."""
+    level: list[tuple[Any, int]] = [(value, 1)]
+    while level:
+        item, depth = level.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            level.extend((child, depth + 1) for child in children)
+    return False
+
+
 async def _handle(room: Room, connection: Connection, text: str, max_bytes: int) -> None:
     """Handles one client message; every refusal is an error message and changes nothing."""
 
     def refuse(code: str, message: str) -> None:
-        connection.send(ErrorMessage(code=code, message=message).model_dump())
+        # Never more than a short sentence back, whatever was sent (a reader that does not read
+        # must not be able to make its own error replies pile up).
+        short = message if len(message) <= MAX_ERROR_TEXT else message[: MAX_ERROR_TEXT - 1] + "…"
+        connection.send(ErrorMessage(code=code, message=short).model_dump())
 
     if len(text) > max_bytes or len(text.encode()) > max_bytes:
         refuse(ErrorCode.MESSAGE_TOO_LARGE, f"messages are limited to {max_bytes} bytes")
@@ -597,17 +766,23 @@ async def _handle(room: Room, connection: Connection, text: str, max_bytes: int)
     except ValueError as error:
         refuse(ErrorCode.MESSAGE_MALFORMED, f"not JSON: {error}")
         return
+    except RecursionError:
+        raw = _TOO_DEEP  # nested beyond what the decoder can follow
+    if raw is _TOO_DEEP or _too_deep(raw, MAX_JSON_DEPTH):
+        refuse(ErrorCode.MESSAGE_MALFORMED, f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
+        return
     if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
         refuse(ErrorCode.MESSAGE_MALFORMED, 'a message is a JSON object with a "type"')
         return
     if raw["type"] not in CLIENT_TYPES:
-        refuse(ErrorCode.MESSAGE_UNKNOWN_TYPE, f"unknown message type {raw['type']!r}")
+        known = ", ".join(sorted(CLIENT_TYPES))
+        refuse(ErrorCode.MESSAGE_UNKNOWN_TYPE, f"unknown message type; known: {known}")
         return
     try:
         message = _client_message.validate_python(raw)
     except ValidationError as error:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'][1:]) or 'message'}: {e['msg']}"
+            f"{'.'.join(_field_name(p) for p in e['loc'][1:]) or 'message'}: {e['msg']}"
             for e in error.errors()
         )
         refuse(ErrorCode.MESSAGE_MALFORMED, problems)

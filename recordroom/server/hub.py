@@ -201,6 +201,16 @@ class Hub:
                 return code
         raise ServerError(ErrorCode.ROOM_LIMIT, "no free room code was found; try later", 503)
 
+    def host_room(self, code: str, token: str | None) -> Room:
+        """The room for a host-only call: the same 403 for a wrong token and for no such room.
+
+        So host-only calls tell nobody which codes are in use.
+        """
+        room = self.rooms.get(normalise_code(code))
+        if room is None or token is None or token != room.host_token:
+            raise ServerError(ErrorCode.AUTH_HOST_ONLY, "only the host may do that", 403)
+        return room
+
     def get(self, code: str) -> Room:
         """The room with that code; ``ServerError`` (404) otherwise."""
         room = self.rooms.get(normalise_code(code))

@@ -280,7 +280,7 @@ class ActMessage(Model):
     """An action for the seat this connection holds, made while looking at ``version``."""
 
     type: Literal["act"]
-    version: int
+    version: int = Field(strict=True, description='an integer ("1" and true are refused)')
     action: dict[str, Any]
 
 

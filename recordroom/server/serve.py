@@ -158,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
 
     from recordroom.media.packs import PackError
     from recordroom.server.app import Settings, create_app
+    from recordroom.server.guard import KEEP_ALIVE_TIMEOUT, GuardedHttp, quiet_logs
 
     for folder in args.music:
         if not folder.is_dir():
@@ -183,11 +184,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     sys.stdout.write(banner(url, args.data_dir, not args.no_qr))
     sys.stdout.flush()
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=args.host,
         port=args.port,
+        http=GuardedHttp,
         ws_max_size=WS_MAX_FRAME,
         log_level=args.log_level,
+        timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
     )
+    quiet_logs()  # after the Config: it sets up uvicorn's loggers
+    uvicorn.Server(config).run()
     return 0

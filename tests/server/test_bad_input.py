@@ -33,6 +33,14 @@ def act(version: int, action: Any) -> dict[str, Any]:
     return {"type": "act", "version": version, "action": action}
 
 
+def nested(depth: int) -> Any:
+    """A list nested ``depth`` levels deep."""
+    value: Any = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
 def first_legal(state: dict[str, Any]) -> Any:
     return state["legal_actions"][0]
 
@@ -49,6 +57,10 @@ BAD_MESSAGES: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     ("future version", lambda s: act(9, first_legal(s)), "action/stale"),
     ("illegal action", lambda s: act(0, {"type": "bid", "card": 1}), "action/illegal"),
     ("malformed action", lambda s: act(0, {"x": 1}), "action/illegal"),
+    ("version as text", lambda s: {**act(0, first_legal(s)), "version": "0"}, "message/malformed"),
+    ("version true", lambda s: {**act(0, first_legal(s)), "version": True}, "message/malformed"),
+    ("nested too deep", lambda s: act(0, {"a": nested(20)}), "message/malformed"),
+    ("nested past the decoder", lambda s: "[" * 30000 + "]" * 30000, "message/malformed"),
 ]
 
 
@@ -114,9 +126,9 @@ def test_acting_before_the_start(client: TestClient) -> None:
 
 
 def test_joins_and_lookups_are_rate_limited_per_client(make_client: Any) -> None:
-    client = make_client(join_limit=(3, 60.0), lookup_limit=(4, 60.0))
-    code, _, _ = new_room(client, TOY_NAME, 2)  # one creation and two joins
-    refused = client.post(f"/api/rooms/{code}/seats", json={"name": "Guess"})
+    client = make_client(join_limit=(3, 60.0), lookup_limit=(7, 60.0))
+    code, _, _ = new_room(client, TOY_NAME, 2)  # one creation and two joins (two look-ups)
+    refused = client.post(f"/api/rooms/{code}/seats", json={"name": "Guess"})  # a third look-up
     assert refused.status_code == 429
     assert refused.json()["code"] == "rate/limited"
     answers = [client.get(f"/api/rooms/{code}").status_code for _ in range(5)]
