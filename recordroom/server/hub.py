@@ -23,7 +23,7 @@ from recordroom.server.errors import ServerError
 from recordroom.server.music import Jukebox, RoomMusic, Senses
 from recordroom.server.protocol import AgainMessage, ErrorCode, MusicSettings
 from recordroom.server.room import Room, SeatSlot
-from recordroom.server.store import DeleteRoom, NewRoom, Store
+from recordroom.server.store import DamagedRoom, DeleteRoom, NewRoom, Store
 from recordroom.server.writer import Writer, commit_job
 
 log = logging.getLogger("recordroom.server")
@@ -50,6 +50,8 @@ class Hub:
         self.store: Store = store if isinstance(store, Writer) else Writer(store)
         """Every write goes through this one writer (see :mod:`recordroom.server.writer`)."""
         self._creating: set[str] = set()
+        self.set_aside: dict[str, str] = {}
+        """Stored rooms that could not be rebuilt at start: code -> why."""
         """Codes of rooms being stored right now (not yet in ``rooms``)."""
         self.jukebox = jukebox
         self.senses = senses
@@ -78,15 +80,22 @@ class Hub:
     # -- rooms ------------------------------------------------------------------------------
 
     def restore(self) -> int:
-        """Rebuilds every stored room from its log; returns how many were rebuilt."""
+        """Rebuilds every stored room from its log; returns how many were rebuilt.
+
+        A room that cannot be read or replayed is set aside (``set_aside``: its code and why,
+        logged): it is not served, its code is not given again, and every other room is served.
+        """
         count = 0
         for record in self.store.load_rooms():
+            if isinstance(record, DamagedRoom):
+                self._set_aside(record.code, f"cannot be read: {record.why}")
+                continue
             try:
                 game = self.game(record.game)
                 room = Room.from_record(record, game, self.store, self.jukebox)
                 room.open_after = self.open_after
-            except Exception:
-                log.exception("room %s could not be rebuilt; left out", record.code)
+            except Exception as error:
+                self._set_aside(record.code, f"cannot be replayed: {type(error).__name__}: {error}")
                 continue
             room.on_change = self._room_changed
             self.rooms[room.code] = room
@@ -197,7 +206,7 @@ class Hub:
         """A code no room holds (every stored room is in memory, or set aside, or being made)."""
         for _ in range(CODE_TRIES):
             code = new_code()
-            if code not in self.rooms and code not in self._creating:
+            if code not in self.rooms and code not in self._creating and code not in self.set_aside:
                 return code
         raise ServerError(ErrorCode.ROOM_LIMIT, "no free room code was found; try later", 503)
 
@@ -241,6 +250,10 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._bot_tasks.clear()
+
+    def _set_aside(self, code: str, why: str) -> None:
+        log.error("room %s set aside (not served): %s", code, why)
+        self.set_aside[code] = why
 
     async def stop_writer(self) -> None:
         """Commits what is queued and stops the hub's writer (the store itself stays open)."""

@@ -23,6 +23,7 @@ a ``kill -9`` (or a power cut) after the commit keeps every action of the group.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
@@ -31,6 +32,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from recordroom.engine.game import Action, JSONDict, Seat
+
+log = logging.getLogger("recordroom.server")
 
 
 @dataclass
@@ -124,6 +127,14 @@ Write = NewRoom | SaveSeats | SetStatus | AppendAction | SetMusic | SetSettings 
 """One change to the stored rooms."""
 
 
+@dataclass(frozen=True)
+class DamagedRoom:
+    """A stored room that cannot be read back: its code and why (it is set aside, not served)."""
+
+    code: str
+    why: str
+
+
 class StoreRefused(Exception):
     """A job the store refused (the message says why); nothing of the job was kept."""
 
@@ -147,8 +158,8 @@ class Store(Protocol):
         """Whether a room with that code exists."""
         ...
 
-    def load_rooms(self) -> Iterator[RoomRecord]:
-        """Every stored room, with seats and log."""
+    def load_rooms(self) -> Iterator[RoomRecord | DamagedRoom]:
+        """Every stored room, with seats and log; a room that cannot be read is a DamagedRoom."""
         ...
 
     def create_room(self, room: RoomRecord) -> None:
@@ -253,8 +264,40 @@ class SqliteStore(OneWriteShorthands):
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        # The app runs on one event loop, but test clients drive it from another thread.
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.moved_aside: Path | None = None
+        """Where a database SQLite could not open was moved (a fresh one took its place)."""
+        try:
+            self._open()
+        except sqlite3.DatabaseError as error:
+            self.moved_aside = self._move_aside(error)
+            self._open()
+
+    def _move_aside(self, error: sqlite3.DatabaseError) -> Path:
+        """Moves a database SQLite cannot read (and its WAL) aside, with a timestamp."""
+        with_time = f"{self.path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}"
+        aside = self.path.with_name(with_time)
+        for suffix in ("", "-wal", "-shm"):
+            part = self.path.with_name(self.path.name + suffix)
+            if part.exists():
+                part.replace(aside.with_name(aside.name + suffix))
+        log.critical(
+            "THE ROOMS DATABASE %s CANNOT BE READ (%s): moved to %s, starting with no rooms",
+            self.path,
+            error,
+            aside,
+        )
+        return aside
+
+    def _open(self) -> None:
+        # Every write comes from the writer's thread; reads at start come from the caller's.
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            self._prepare()
+        except sqlite3.DatabaseError:
+            self._db.close()
+            raise
+
+    def _prepare(self) -> None:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
@@ -267,6 +310,8 @@ class SqliteStore(OneWriteShorthands):
         seat_columns = {row[1] for row in self._db.execute("PRAGMA table_info(seats)")}
         if "level" not in seat_columns:  # a data folder from before bot levels were kept
             self._db.execute("ALTER TABLE seats ADD COLUMN level TEXT")
+        # Reading the list of rooms must work: without it, nothing can be served.
+        self._db.execute("SELECT code, game, options, seed, status FROM rooms").fetchall()
 
     def commit(self, jobs: Sequence[Sequence[Write]]) -> list[Exception | None]:
         """One transaction for the group, a savepoint per job (see :meth:`Store.commit`)."""
@@ -359,39 +404,56 @@ class SqliteStore(OneWriteShorthands):
         row = self._db.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone()
         return row is not None
 
-    def load_rooms(self) -> Iterator[RoomRecord]:
-        """Every room, oldest first, with seats and its log in order."""
-        rooms = self._db.execute(
-            "SELECT code, game, options, seed, host_token, status, result, music, settings "
-            "FROM rooms ORDER BY created"
-        ).fetchall()
-        for code, game, options, seed, host_token, status, result, music, settings in rooms:
-            seats = [
-                SeatRecord(name, token, bool(bot), level)
-                for name, token, bot, level in self._db.execute(
-                    "SELECT name, token, bot, level FROM seats WHERE code = ? ORDER BY seat",
-                    (code,),
-                )
-            ]
-            log = [
-                {"seat": seat, "action": json.loads(action)}
-                for seat, action in self._db.execute(
-                    "SELECT seat, action FROM actions WHERE code = ? ORDER BY idx", (code,)
-                )
-            ]
-            yield RoomRecord(
-                code=code,
-                game=game,
-                options=json.loads(options),
-                seed=seed,
-                host_token=host_token,
-                status=status,
-                seats=seats,
-                log=log,
-                result=None if result is None else json.loads(result),
-                music=None if music is None else json.loads(music),
-                settings={} if settings is None else json.loads(settings),
+    def load_rooms(self) -> Iterator[RoomRecord | DamagedRoom]:
+        """Every room, oldest first, with seats and its log in order.
+
+        A room whose row, seats or log cannot be read (a damaged page, a row that is not JSON)
+        comes back as a :class:`DamagedRoom`, and the others are read all the same.
+        """
+        codes = [
+            code for (code,) in self._db.execute("SELECT code FROM rooms ORDER BY created, code")
+        ]
+        for code in codes:
+            try:
+                yield self._load_room(code)
+            except (sqlite3.DatabaseError, ValueError, TypeError, KeyError) as error:
+                yield DamagedRoom(code, f"{type(error).__name__}: {error}")
+
+    def _load_room(self, code: str) -> RoomRecord:
+        row = self._db.execute(
+            "SELECT game, options, seed, host_token, status, result, music, settings "
+            "FROM rooms WHERE code = ?",
+            (code,),
+        ).fetchone()
+        game, options, seed, host_token, status, result, music, settings = row
+        seats = [
+            SeatRecord(name, token, bool(bot), level)
+            for name, token, bot, level in self._db.execute(
+                "SELECT name, token, bot, level FROM seats WHERE code = ? ORDER BY seat", (code,)
             )
+        ]
+        log = []
+        for index, (idx, seat, action) in enumerate(
+            self._db.execute(
+                "SELECT idx, seat, action FROM actions WHERE code = ? ORDER BY idx", (code,)
+            )
+        ):
+            if idx != index:
+                raise ValueError(f"the log skips from action {index - 1} to {idx}")
+            log.append({"seat": seat, "action": json.loads(action)})
+        return RoomRecord(
+            code=code,
+            game=game,
+            options=json.loads(options),
+            seed=seed,
+            host_token=host_token,
+            status=status,
+            seats=seats,
+            log=log,
+            result=None if result is None else json.loads(result),
+            music=None if music is None else json.loads(music),
+            settings={} if settings is None else json.loads(settings),
+        )
 
     def close(self) -> None:
         """Closes the database file."""

@@ -25,7 +25,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from recordroom.server.store import OneWriteShorthands, RoomRecord, Store, Write
+from recordroom.server.store import DamagedRoom, OneWriteShorthands, RoomRecord, Store, Write
 
 log = logging.getLogger("recordroom.server")
 
@@ -100,7 +100,7 @@ class Writer(OneWriteShorthands):
         """Whether a room with that code exists (read on the writer's thread)."""
         return self._call(lambda: self.store.code_taken(code))
 
-    def load_rooms(self) -> Iterator[RoomRecord]:
+    def load_rooms(self) -> Iterator[RoomRecord | DamagedRoom]:
         """Every stored room, read on the writer's thread in one go."""
         return iter(self._call(lambda: list(self.store.load_rooms())))
 
