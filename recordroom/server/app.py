@@ -20,7 +20,7 @@ from typing import Annotated, Any
 
 from fastapi import Body, Depends, FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter, ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -33,6 +33,7 @@ from recordroom.media.booklet import render_booklet_html, render_booklet_pdf
 from recordroom.media.mosaic import MosaicError, evening_of, render_mosaic_png
 from recordroom.media.packs import load_sleeve_set
 from recordroom.server.codes import normalise_code
+from recordroom.server.docs_page import DOCS_HTML
 from recordroom.server.errors import ServerError
 from recordroom.server.hub import Hub, game_summary
 from recordroom.server.music import Jukebox, Senses
@@ -351,7 +352,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="Record Room",
         summary="Rooms, seats and live game state for Disc Cover and Draft & Write Records.",
         lifespan=lifespan,
+        docs_url=None,  # FastAPI's pages load from a CDN; ours works offline
+        redoc_url=None,
     )
+
+    @app.get("/docs", include_in_schema=False)
+    async def api_docs() -> HTMLResponse:
+        return HTMLResponse(DOCS_HTML)
 
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import socket
 import threading
 import time
@@ -15,6 +16,8 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
 from recordroom.server.guard import GuardedHttp, RedactTokens
+
+from .helpers import TestClient
 
 
 class QuickGuard(GuardedHttp):
@@ -84,3 +87,13 @@ def test_tokens_never_reach_a_log_line(caplog: pytest.LogCaptureFixture) -> None
     for record in caplog.records:
         assert "s3cret" not in record.getMessage()
         assert "/ws/ABCD" in record.getMessage() or "/join/ABCD" in record.getMessage()
+
+
+def test_the_docs_page_needs_no_internet(client: TestClient) -> None:
+    page = client.get("/docs")
+    assert page.status_code == 200
+    assert "openapi.json" in page.text
+    # Nothing is loaded from another host: no absolute address in any src or href.
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page.text)
+    assert "cdn" not in page.text.lower()
+    assert client.get("/openapi.json").json()["paths"]["/api/rooms"]
