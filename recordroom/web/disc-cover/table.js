@@ -47,6 +47,8 @@ const ICONS = {
 let library = { sources: [{ id: "demo", name: "Demo playlist", tracks: null, ready: false, themes: [] }], playlists: [] };
 let musicProblem = null; // why the chosen music cannot be played (from the server), or null
 let checks = 0; // numbers the music checks, so a late answer never overwrites a newer one
+let creating = false; // "Open the room" was pressed and its answer has not come yet
+let shownThemes = null; // what the theme list shows now (a refresh that changes nothing keeps it)
 
 async function loadMusic() {
   // Show the demo playlist and the external player at once. The first run of a server makes the
@@ -98,11 +100,17 @@ function musicFormChanged(sourceChanged) {
   // Keep the ticked themes the new list still has (a refresh), drop the rest (another source).
   const ticked = new Set(sourceChanged ? [] : $$("input[name=theme]:checked").map((i) => i.value));
   const offered = source === "external" ? [] : themesOf(source);
+  $("#length-line").hidden = $("#play-to-end").checked || source === "external";
+  // The demo's progress refreshes the sources every second: leave an unchanged list (and the
+  // focus in it) alone.
+  const key = JSON.stringify([source, source === "playlist" ? $("#playlist").value : null, offered,
+    library.sources.map((s) => s.ready)]);
+  if (!sourceChanged && key === shownThemes) return;
+  shownThemes = key;
   $("#themes").replaceChildren(...offered.map((t) => el("label", { class: "theme" },
     el("input", { type: "checkbox", name: "theme", value: t.name, checked: ticked.has(t.name), onchange: checkMusic }),
     el("span", {}, t.name, el("small", {}, ` ${t.tracks}`)))));
   $("#themes-box").hidden = !offered.length;
-  $("#length-line").hidden = $("#play-to-end").checked || source === "external";
   checkMusic();
 }
 
@@ -128,7 +136,7 @@ async function checkMusic() {
     musicProblem = null;
     note.className = "music-note";
     note.textContent = demoBeingMade ? "The demo playlist is still being made: opening the room waits until it is ready." : "";
-    $("#create").disabled = false;
+    $("#create").disabled = creating;
     return;
   }
   try {
@@ -143,7 +151,7 @@ async function checkMusic() {
     note.className = "music-note bad";
     note.textContent = error.message;
   }
-  $("#create").disabled = Boolean(musicProblem);
+  $("#create").disabled = creating || Boolean(musicProblem);
 }
 
 $("#playlist").addEventListener("change", () => musicFormChanged(true));
@@ -151,6 +159,7 @@ $("#play-to-end").addEventListener("change", () => musicFormChanged(false));
 
 $("#setup-form").addEventListener("submit", async (event) => {
   event.preventDefault();
+  creating = true;
   $("#create").disabled = true;
   const variant = $("input[name=variant]:checked").value;
   const body = {
@@ -169,6 +178,7 @@ $("#setup-form").addEventListener("submit", async (event) => {
   } catch (error) {
     $("#setup-error").textContent = error.message;
   } finally {
+    creating = false;
     $("#create").disabled = Boolean(musicProblem);
   }
 });
