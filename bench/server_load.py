@@ -1,0 +1,406 @@
+"""Load on the real server, side by side with a bare Starlette fan-out of the same shape.
+
+Usage::
+
+    python bench/server_load.py [--rooms 100] [--seconds 15] [--open-rooms 400 --every 2.0]
+
+It starts, one after the other, two servers on 127.0.0.1:
+
+* ``recordroom serve`` (a real process, a fresh data folder, so every action is committed to
+  SQLite with ``synchronous=FULL`` before it is broadcast), and
+* a bare uvicorn + Starlette server (``--bare``, this file) that keeps rooms of WebSocket
+  clients in memory and, for each message of a seat, sends a new version of a room state of the
+  same size to every socket of the room, without checking or storing anything.
+
+Each room is 5 seats and the table (6 sockets). Each room's sockets connect from their own
+loopback address (127.0.1.2 and up), so the server's per-address limits apply per room as they
+would per phone. Two scenarios are run against each server:
+
+* **closed loop**: in every room, one seat that may act sends an action as soon as all six
+  sockets have seen the previous one (saturation: events/s is what the server can take);
+* **open loop** (``--open-rooms``): every room acts about every ``--every``/5 seconds
+  (5 players each acting about every ``--every`` seconds), and the latency is what a player feels.
+
+For each it prints events/s, the p50/p99 latency from sending an action to every socket of the
+room holding the new version, and the server's CPU time per event (from /proc).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+SEATS = 5
+GAME = "disc-cover"
+
+
+# -- the bare server ------------------------------------------------------------------------
+
+
+def bare_app() -> Any:
+    """A Starlette app: rooms of sockets, each seat message fans a new state out to the room."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route, WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    rooms: dict[str, dict[str, Any]] = {}
+    pad = "x" * 1500  # about the size of a Disc Cover state message
+
+    async def create(request: Request) -> JSONResponse:
+        code = f"R{len(rooms)}"
+        rooms[code] = {"version": 0, "sockets": []}
+        return JSONResponse({"code": code})
+
+    async def health(request: Request) -> JSONResponse:
+        return JSONResponse({"ok": True})
+
+    async def room_socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        room = rooms[websocket.path_params["code"]]
+        room["sockets"].append(websocket)
+        await websocket.send_text(json.dumps({"type": "state", "version": room["version"]}))
+        try:
+            while True:
+                json.loads(await websocket.receive_text())
+                room["version"] += 1
+                for other in list(room["sockets"]):
+                    message = {"type": "state", "version": room["version"], "view": pad}
+                    await other.send_text(json.dumps(message))
+        except WebSocketDisconnect:
+            room["sockets"].remove(websocket)
+
+    return Starlette(
+        routes=[
+            Route("/rooms", create, methods=["POST"]),
+            Route("/health", health),
+            WebSocketRoute("/ws/{code}", room_socket),
+        ]
+    )
+
+
+# -- servers under test ---------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+class Process:
+    """A server process on a free port; its CPU time is read from /proc."""
+
+    def __init__(self, command: list[str], port: int, health: str) -> None:
+        self.port = port
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}{health}", timeout=1).is_success:
+                    return
+            except httpx.TransportError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"{command} did not come up")
+
+    def cpu(self) -> float:
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def source(room: int) -> str:
+    """The loopback address a room's sockets come from (127.0.1.2 and up)."""
+    return f"127.0.{1 + room // 250}.{2 + room % 250}"
+
+
+# -- clients --------------------------------------------------------------------------------
+
+
+@dataclass
+class Room:
+    """One room's six sockets, as seen by the load generator."""
+
+    number: int
+    code: str
+    host_token: str
+    tokens: list[str]
+    sockets: list[ClientConnection] = field(default_factory=list)
+    states: list[dict[str, Any]] = field(default_factory=list)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    readers: list[asyncio.Task[None]] = field(default_factory=list)
+    over: bool = False
+    refusals: int = 0
+
+    def lowest_version(self) -> int:
+        return min(int(s.get("version", -1)) for s in self.states)
+
+    async def read(self, i: int) -> None:
+        async for text in self.sockets[i]:
+            message = json.loads(text)
+            if message.get("type") == "state":
+                self.states[i] = message
+                self.over = self.over or message.get("status") == "over"
+                self.changed.set()
+            elif message.get("type") == "error":
+                self.refusals += 1
+                self.changed.set()
+            elif message.get("type") == "again":
+                self.changed.set()
+
+
+class Target:
+    """How the load generator speaks to a server (the real one, or the bare one)."""
+
+    def __init__(self, port: int, bare: bool) -> None:
+        self.port = port
+        self.bare = bare
+        self.base = f"http://127.0.0.1:{port}"
+
+    async def new_room(self, number: int) -> Room:
+        transport = httpx.AsyncHTTPTransport(local_address=source(number))
+        async with httpx.AsyncClient(base_url=self.base, transport=transport, timeout=30) as api:
+            if self.bare:
+                code = (await api.post("/rooms")).json()["code"]
+                room = Room(number, code, "", [""] * SEATS)
+            else:
+                created = (await api.post("/api/rooms", json={"game": GAME})).json()
+                code, host = created["code"], created["host_token"]
+                tokens = []
+                for i in range(SEATS):
+                    joined = await api.post(f"/api/rooms/{code}/seats", json={"name": f"P{i}"})
+                    tokens.append(joined.json()["token"])
+                started = await api.post(
+                    f"/api/rooms/{code}/start", headers={"Authorization": f"Bearer {host}"}
+                )
+                assert started.is_success, started.text
+                room = Room(number, code, host, tokens)
+        await self.connect(room)
+        return room
+
+    async def connect(self, room: Room) -> None:
+        for task in room.readers:
+            task.cancel()
+        for ws in room.sockets:
+            await ws.close()
+        room.sockets, room.states, room.readers, room.over = [], [], [], False
+        for token in [*room.tokens, room.host_token]:
+            query = f"?token={token}" if token else ""
+            ws = await connect(
+                f"ws://127.0.0.1:{self.port}/ws/{room.code}{query}",
+                local_addr=(source(room.number), 0),
+                max_size=None,
+                compression=None,
+            )
+            room.sockets.append(ws)
+            room.states.append(json.loads(await ws.recv()))
+        room.readers = [asyncio.create_task(room.read(i)) for i in range(len(room.sockets))]
+
+    async def again(self, room: Room) -> None:
+        """A finished game: the same players in a new room."""
+        transport = httpx.AsyncHTTPTransport(local_address=source(room.number))
+        async with httpx.AsyncClient(base_url=self.base, transport=transport, timeout=30) as api:
+            answer = await api.post(
+                f"/api/rooms/{room.code}/again",
+                headers={"Authorization": f"Bearer {room.host_token}"},
+            )
+        room.code = answer.json()["code"]
+        await self.connect(room)
+
+    def mover(self, room: Room, rng: random.Random) -> tuple[int, dict[str, Any]] | None:
+        """A seat that may act now and its action (the bare server takes anything)."""
+        if self.bare:
+            return rng.randrange(SEATS), {"type": "act", "version": 0, "action": {}}
+        movers = [i for i in range(SEATS) if room.states[i].get("legal_actions")]
+        if not movers:
+            return None
+        seat = rng.choice(movers)
+        state = room.states[seat]
+        action = rng.choice(state["legal_actions"])
+        return seat, {"type": "act", "version": state["version"], "action": action}
+
+    async def act_once(self, room: Room, rng: random.Random, latencies: list[float]) -> bool:
+        """One action, waited for on every socket; False when there was nothing to do."""
+        if room.over and not self.bare:
+            await self.again(room)
+        move = self.mover(room, rng)
+        if move is None:
+            room.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(room.changed.wait(), 1.0)
+            return False
+        seat, message = move
+        before = room.lowest_version() if self.bare else room.states[seat]["version"]
+        refusals = room.refusals
+        sent = time.perf_counter()
+        await room.sockets[seat].send(json.dumps(message))
+        deadline = sent + 10
+        while room.lowest_version() <= before and room.refusals == refusals:
+            room.changed.clear()
+            if room.lowest_version() > before:
+                break
+            try:
+                await asyncio.wait_for(room.changed.wait(), deadline - time.perf_counter())
+            except TimeoutError:
+                break
+        if room.lowest_version() > before:
+            latencies.append(time.perf_counter() - sent)
+            return True
+        return False  # refused (stale, listening) or lost: not counted
+
+
+async def closed_loop(target: Target, rooms: list[Room], seconds: float) -> list[float]:
+    latencies: list[float] = []
+    stop = time.monotonic() + seconds
+
+    async def drive(room: Room) -> None:
+        rng = random.Random(room.number)
+        while time.monotonic() < stop:
+            await target.act_once(room, rng, latencies)
+
+    await asyncio.gather(*(drive(room) for room in rooms))
+    return latencies
+
+
+async def open_loop(target: Target, rooms: list[Room], seconds: float, every: float) -> list[float]:
+    latencies: list[float] = []
+    stop = time.monotonic() + seconds
+
+    async def drive(room: Room) -> None:
+        rng = random.Random(room.number)
+        await asyncio.sleep(rng.uniform(0, every / SEATS))
+        while time.monotonic() < stop:
+            started = time.monotonic()
+            await target.act_once(room, rng, latencies)
+            gap = rng.expovariate(SEATS / every)
+            await asyncio.sleep(max(0.0, gap - (time.monotonic() - started)))
+
+    await asyncio.gather(*(drive(room) for room in rooms))
+    return latencies
+
+
+def report(name: str, latencies: list[float], seconds: float, cpu: float) -> dict[str, float]:
+    events = len(latencies)
+    ordered = sorted(latencies) or [float("nan")]
+    figures = {
+        "events_per_s": events / seconds,
+        "p50_ms": 1000 * statistics.median(ordered),
+        "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
+        "cpu_ms_per_event": 1000 * cpu / events if events else float("nan"),
+    }
+    print(
+        f"{name:<34} {figures['events_per_s']:8.0f} ev/s   p50 {figures['p50_ms']:6.1f} ms"
+        f"   p99 {figures['p99_ms']:6.1f} ms   server CPU {figures['cpu_ms_per_event']:.3f} ms/ev",
+        flush=True,
+    )
+    return figures
+
+
+async def run_one(
+    label: str, server: Process, target: Target, args: argparse.Namespace
+) -> dict[str, dict[str, float]]:
+    results = {}
+    rooms = [await target.new_room(i) for i in range(args.rooms)]
+    cpu = server.cpu()
+    lat = await closed_loop(target, rooms, args.seconds)
+    results["closed"] = report(
+        f"{label} closed loop, {args.rooms} rooms", lat, args.seconds, server.cpu() - cpu
+    )
+    if args.open_rooms:
+        more = [await target.new_room(i) for i in range(args.rooms, args.open_rooms)]
+        every = rooms + more
+        cpu = server.cpu()
+        lat = await open_loop(target, every[: args.open_rooms], args.seconds, args.every)
+        results["open"] = report(
+            f"{label} open loop, {args.open_rooms} rooms", lat, args.seconds, server.cpu() - cpu
+        )
+        rooms = every
+    for room in rooms:
+        for task in room.readers:
+            task.cancel()
+        for ws in room.sockets:
+            await ws.close()
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", type=int, default=100, help="rooms in the closed loop")
+    parser.add_argument("--seconds", type=float, default=15.0, help="length of each scenario")
+    parser.add_argument("--open-rooms", type=int, default=0, help="rooms in the open loop")
+    parser.add_argument("--every", type=float, default=2.0, help="seconds between a player's acts")
+    parser.add_argument("--bare", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--only", choices=["real", "bare"], help="run one server only")
+    args = parser.parse_args()
+    if args.bare:
+        import uvicorn
+
+        uvicorn.run(bare_app(), host="127.0.0.1", port=args.port, log_level="warning")
+        return 0
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    results: dict[str, dict[str, dict[str, float]]] = {}
+    data = Path(tempfile.mkdtemp(prefix="recordroom-load-"))
+    try:
+        for label in ("bare", "real"):
+            if args.only and args.only != label:
+                continue
+            port = free_port()
+            if label == "bare":
+                command = [sys.executable, __file__, "--bare", "--port", str(port)]
+                health = "/health"
+            else:
+                command = [sys.executable, "-m", "recordroom", "serve", "--host", "127.0.0.1"]
+                command += ["--port", str(port), "--data-dir", str(data), "--no-qr"]
+                command += ["--bot-delay", "0", "--open-after", "0", "--log-level", "warning"]
+                health = "/api/health"
+            server = Process(command, port, health)
+            try:
+                target = Target(port, bare=label == "bare")
+                results[label] = asyncio.run(run_one(label, server, target, args))
+            finally:
+                server.stop()
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
+    if "bare" in results and "real" in results:
+        ratio = (
+            results["real"]["closed"]["events_per_s"] / results["bare"]["closed"]["events_per_s"]
+        )
+        print(f"closed loop: the real server does {ratio:.2f} x the bare server's events/s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
