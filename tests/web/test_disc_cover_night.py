@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Server
-from .test_disc_cover import Players, open_with_bots
+from .test_disc_cover import Players, open_with_bots, save_small
 
 pytestmark = pytest.mark.browser
 
@@ -264,6 +264,8 @@ def test_the_landing_page_leads_to_each_games_table(night: Players) -> None:
     page = night.table
     page.goto(night.base)
     expect(page.get_by_role("button", name="Create room")).to_have_count(0)
+    if night.shots is not None:
+        save_small(page, night.shots / "lobby.png")
     page.get_by_role("link", name="Open the Disc Cover table").click()
     expect(page).to_have_url(re.compile(r"/table$"))
     expect(page.get_by_role("button", name="Open the room")).to_be_visible()

@@ -615,7 +615,7 @@ function revealText(record, state) {
     : record.decided_by === "leader" ? `chosen by the Leader, ${who[record.leader]}`
     : record.decided_by === "draw" ? "by a draw after three tie-breaks" : "after the tie-break";
   const gain = state.view.variant === "competitive"
-    ? (record.scorers.length ? `a point for ${record.scorers.map((s) => who[s]).join(", ")}` : "no points")
+    ? (record.scorers.length ? `a point for ${andList(record.scorers.map((s) => who[s]))}` : "no points")
     : `+${record.points} for the team`;
   return `Record ${record.card}, “${record.sleeve.title}”, goes into the mosaic ${how}: ${gain}.${stop}`;
 }
