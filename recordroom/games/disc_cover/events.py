@@ -18,12 +18,14 @@ Record cards 1 to 4. In the order they happen within a turn:
 
 Nothing in them is secret: a pending vote appears only once the vote is revealed, the same for
 everyone, so every seat and the table get the same list. They are written from the turn records
-that ``apply`` keeps (``state.history``) and the current turn's revealed votes.
+that ``apply`` keeps (``state.history``) and the current turn's revealed votes; a finished turn's
+events are built once and shared by every view: treat them as read-only.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
 from recordroom.games.disc_cover.state import (
@@ -63,7 +65,9 @@ def _votes_and_ties(
     return out
 
 
-def _finished_turn(record: TurnRecord, competitive: bool, players: int) -> list[Event]:
+@lru_cache(maxsize=4096)
+def _finished_turn(record: TurnRecord, competitive: bool, players: int) -> tuple[Event, ...]:
+    """A finished turn's events; built once per turn record and shared (read-only)."""
     turn = record.turn + 1
     out = _votes_and_ties(turn, record.votes, record.tiebreak_votes)
     if record.decided_by is DecidedBy.DRAW:
@@ -85,7 +89,7 @@ def _finished_turn(record: TurnRecord, competitive: bool, players: int) -> list[
     if competitive and record.leader is not None and turn < TURNS:
         after = (record.leader + 1) % players
         out.append({"type": "leader_passes", "turn": turn, "from": record.leader, "to": after})
-    return out
+    return tuple(out)
 
 
 def events(state: DiscCoverState, result: dict[str, Any] | None = None) -> list[Event]:
