@@ -33,6 +33,12 @@ document.addEventListener("playing", (event) => {
 window.buzzes = [];
 navigator.vibrate = (pattern) => { window.buzzes.push(pattern); return true; };
 window.wakeLocks = 0;
+window.chimes = 0;
+for (const Maker of [window.AudioContext, window.webkitAudioContext]) {
+  if (!Maker) continue;
+  const make = Maker.prototype.createOscillator;
+  Maker.prototype.createOscillator = function () { window.chimes += 1; return make.call(this); };
+}
 Object.defineProperty(navigator, "wakeLock", { value: { request: async () => {
   window.wakeLocks += 1;
   return { release: async () => {}, addEventListener: () => {} };
@@ -149,6 +155,7 @@ def test_a_fast_table_of_bots_hears_every_turns_song(night: Players) -> None:
     assert len(songs) >= 9
     turns = list(dict.fromkeys(songs))
     assert len(turns) == 9, songs  # nine different songs, one per turn, none skipped
+    assert table.evaluate("window.chimes") >= 3 * 9  # a three-note chime at each reveal
     expect(table.locator("#final-mosaic .tile:not(.empty)")).to_have_count(9)
 
 
@@ -171,10 +178,14 @@ def test_party_mode_plays_one_song_per_turn(night: Players) -> None:
     expect(table.locator("#banner")).to_contain_text("plays to its end", timeout=10_000)
     expect(table.locator("#banner")).not_to_contain_text("Listen")
     expect(phone.locator("#result")).to_contain_text("Turn 1: Record")
-    table.wait_for_timeout(2000)
+    # Longer than the 20 s after which a turn opens by itself: the table's holds keep it waiting
+    # while the song plays (it is sent back to its start so that it lasts).
+    table.evaluate("document.querySelector('#audio').currentTime = 0")
+    table.wait_for_timeout(23_000)
     assert not table.evaluate("document.querySelector('#audio').paused")
     assert table.locator("#audio").get_attribute("src") == song1
     expect(phone.locator("#phase-title")).to_have_text("Listen…")
+    expect(phone.locator(".pick")).to_have_count(0)
     night.shot(table, "table-party-waiting")
     # "Next song" starts turn 2's song, which opens its vote.
     table.get_by_role("button", name="Next song").click()
