@@ -256,6 +256,8 @@ def test_a_new_phone_takes_an_abandoned_seat_from_the_tables_menu(night: Players
     # Eve's old token holds nothing any more: that phone is sent back to the join form.
     old.goto(f"{night.base}/join/{night.code}")
     expect(old.locator("#join-error")).to_contain_text("no longer yours")
+    # A phone without a token is told how to get back in: the seat's QR code on the table.
+    expect(old.locator("#join-help")).to_contain_text("A new phone takes this seat")
 
 
 def test_the_vote_timer_lets_a_listening_bot_vote(night: Players) -> None:

@@ -735,6 +735,7 @@ function renderSeats(state) {
     leader ? el("span", { class: "leader-token", title: "The Leader's record token" }, "Leader") : null,
     competitive ? el("span", { class: "seat-points" }, String(view.points[seat.seat])) : null);
   }));
+  if ($("#seat-menu").open) fillSeatMenu();
 }
 
 /** A person's seat that a bot plays for now (bots added as bots are named "Bot N"). */
@@ -745,9 +746,20 @@ const handedToBot = (seat) => seat.bot && !/^bot\b/i.test(seat.name);
 let menuSeat = null;
 
 function openSeatMenu(seatNo) {
-  const seat = last?.seats[seatNo];
-  if (!seat) return;
+  if (!last?.seats[seatNo]) return;
   menuSeat = seatNo;
+  fillSeatMenu();
+  $("#menu-name").value = "";
+  $("#menu-link").hidden = true;
+  $("#menu-error").textContent = "";
+  const menu = $("#seat-menu");
+  if (!menu.open) menu.showModal();
+}
+
+/** What the open menu says about its seat, kept up to date as the seat changes hands. */
+function fillSeatMenu() {
+  const seat = last?.seats[menuSeat];
+  if (!seat) return;
   const handed = handedToBot(seat);
   $("#seat-menu-title").textContent = seat.name;
   $("#seat-menu-state").textContent = seat.bot
@@ -759,11 +771,6 @@ function openSeatMenu(seatNo) {
     button.setAttribute("aria-label", `A ${button.value} bot plays for ${seat.name}`);
     button.classList.toggle("current", seat.bot && (seat.level || "normal") === button.value);
   }
-  $("#menu-name").value = "";
-  $("#menu-link").hidden = true;
-  $("#menu-error").textContent = "";
-  const menu = $("#seat-menu");
-  if (!menu.open) menu.showModal();
 }
 
 $("#seat-menu form").addEventListener("submit", async (event) => {
