@@ -123,6 +123,17 @@ class Process:
         self.stop()
         raise RuntimeError(f"{command} did not come up")
 
+    def settle(self, most: float = 90.0) -> None:
+        """Waits until the server is idle (its background warm-up done), at most ``most`` s."""
+        deadline = time.monotonic() + most
+        before = self.cpu()
+        while time.monotonic() < deadline:
+            time.sleep(1.0)
+            now = self.cpu()
+            if now - before < 0.05:
+                return
+            before = now
+
     def cpu(self) -> float:
         fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -387,6 +398,7 @@ def main() -> int:
                 command += ["--bot-delay", "0", "--open-after", "0", "--log-level", "warning"]
                 health = "/api/health"
             server = Process(command, port, health)
+            server.settle()
             try:
                 target = Target(port, bare=label == "bare")
                 results[label] = asyncio.run(run_one(label, server, target, args))

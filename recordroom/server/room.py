@@ -30,13 +30,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+import orjson
+
 from recordroom.engine.errors import BadOptions, RulesError
 from recordroom.engine.game import Action, Game, JSONDict, Seat
 from recordroom.engine.playout import replay
 from recordroom.server.codes import new_token
 from recordroom.server.errors import ServerError
 from recordroom.server.music import Jukebox, RoomMusic
-from recordroom.server.protocol import ErrorCode, MusicSettings, SeatOut, StateMessage
+from recordroom.server.protocol import ErrorCode, MusicSettings, SeatOut
 from recordroom.server.store import AppendAction, RoomRecord, SeatRecord, SetStatus, Store, Write
 from recordroom.server.writer import commit_job
 
@@ -58,6 +60,10 @@ class Client(Protocol):
 
     def send(self, message: JSONDict) -> None:
         """Queues a message for the client (never blocks)."""
+        ...
+
+    def send_text(self, text: str) -> None:
+        """Queues an already serialised message (never blocks)."""
         ...
 
     def close(self, code: str, message: str) -> None:
@@ -575,8 +581,13 @@ class Room:
         role: Role,
         seat: Seat | None,
         seen: dict[Seat | None, tuple[JSONDict | None, tuple[Action, ...]]] | None = None,
+        seats: list[JSONDict] | None = None,
     ) -> JSONDict:
-        """The state message for one receiver, built from its own view only."""
+        """The state message for one receiver, built from its own view only.
+
+        A plain dict of the :class:`StateMessage` shape (no validation on this hot path; the
+        tests check the shape). ``seats`` may be given when it was computed for the change.
+        """
         if seen is not None and seat in seen:
             view, legal = seen[seat]
         elif self.state is None:
@@ -589,24 +600,29 @@ class Room:
             seen[seat] = (view, legal)
         listening = self.listening
         timer = self.timer_remaining()
-        return StateMessage(
-            version=self.version,
-            status=self.status,
-            role=role,
-            seat=seat,
-            view=view,
-            legal_actions=[] if listening else list(legal),
-            seats=self.seats_out(),
-            result=self.result,
-            music=self.music_message(view) if role != "seat" else None,
-            listening=listening,
-            opens_in=round(max(0.0, self.open_deadline - time.monotonic()), 1)
+        return {
+            "type": "state",
+            "version": self.version,
+            "status": self.status,
+            "role": role,
+            "seat": seat,
+            "view": view,
+            "legal_actions": [] if listening else list(legal),
+            "seats": seats if seats is not None else self.seats_json(),
+            "result": self.result,
+            "music": self.music_message(view) if role != "seat" else None,
+            "listening": listening,
+            "opens_in": round(max(0.0, self.open_deadline - time.monotonic()), 1)
             if listening
             else None,
-            timer=None
+            "timer": None
             if timer is None
             else {"seconds": self.timer_seconds, "remaining": round(timer, 1)},
-        ).model_dump()
+        }
+
+    def seats_json(self) -> list[JSONDict]:
+        """:meth:`seats_out` as plain dicts, for state messages."""
+        return [s.model_dump() for s in self.seats_out()]
 
     def _changed(self) -> None:
         """Tells every client about a change, and the hub (bots) too."""
@@ -622,8 +638,17 @@ class Room:
                 table_view = self.game.view(self.state, None)
                 seen[None] = (table_view, ())
                 self._track_turn(table_view)
+        # Each distinct receiver (role and seat) gets its message built and serialised once;
+        # the table and every spectator of a seat share the bytes.
+        seats = self.seats_json()
+        texts: dict[tuple[Role, Seat | None], str] = {}
         for client in list(self.clients):
-            client.send(self.message_for(client.role, client.seat, seen))
+            key = (client.role, client.seat)
+            text = texts.get(key)
+            if text is None:
+                message = self.message_for(client.role, client.seat, seen, seats)
+                text = texts[key] = orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+            client.send_text(text)
         if self.on_change is not None:
             self.on_change(self)
 

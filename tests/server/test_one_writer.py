@@ -7,6 +7,7 @@ worker threads and a disk that fails now and then, and then restart from the fil
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import sqlite3
 import threading
@@ -36,6 +37,9 @@ class Told:
     def send(self, message: JSONDict) -> None:
         if message.get("type") == "state":
             self.version = max(self.version, int(message["version"]))
+
+    def send_text(self, text: str) -> None:
+        self.send(json.loads(text))
 
     def close(self, code: str, message: str) -> None:
         pass

@@ -1,0 +1,55 @@
+"""Issue 12, point 3: each distinct view is computed and serialised once per change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from recordroom.server.protocol import StateMessage
+
+from .helpers import TOY, TOY_NAME, Socket, TestClient, host, new_room
+
+
+def test_every_state_message_has_the_documented_shape(client: TestClient) -> None:
+    code, host_token, tokens = new_room(client, TOY_NAME, 2)
+    client.post(f"/api/rooms/{code}/start", headers=host(host_token))
+    with (
+        client.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a,
+        client.websocket_connect(f"/ws/{code}?token={host_token}") as t,
+    ):
+        seat, table = Socket(a), Socket(t)
+        seat.recv_state(), seat.recv_state(), table.recv_state()
+        seat.send({"type": "act", "version": 0, "action": seat.state["legal_actions"][0]})
+        for socket in (seat, table):
+            message = socket.recv_state()
+            assert StateMessage.model_validate(message).model_dump() == message
+
+
+def test_spectators_share_one_view_per_change(client: TestClient, monkeypatch: Any) -> None:
+    code, host_token, tokens = new_room(client, TOY_NAME, 2)
+    client.post(f"/api/rooms/{code}/start", headers=host(host_token))
+    calls: list[int | None] = []
+    view = TOY.view
+
+    def counted(state: Any, seat: int | None) -> Any:
+        calls.append(seat)
+        return view(state, seat)
+
+    monkeypatch.setattr(TOY, "view", counted)
+    contexts = [client.websocket_connect(f"/ws/{code}") for _ in range(8)]
+    contexts.append(client.websocket_connect(f"/ws/{code}?token={tokens[0]}"))
+    sockets = [Socket(c.__enter__()) for c in contexts]
+    try:
+        for i, socket in enumerate(sockets):
+            for _ in range(len(sockets) - i):
+                socket.recv_state()
+        seat = sockets[-1]
+        calls.clear()
+        seat.send({"type": "act", "version": 0, "action": seat.state["legal_actions"][0]})
+        texts = {s.ws.receive_text() for s in sockets[:-1]}
+        seat.recv_state()
+        # One public view for eight spectators, one view per seat; the same bytes for all eight.
+        assert calls.count(None) == 1
+        assert len(texts) == 1
+    finally:
+        for c in contexts:
+            c.__exit__(None, None, None)
