@@ -109,6 +109,12 @@ class Settings:
     open_after: float = 20.0
     """Seconds after a turn of a game with music began when it opens without the table (0: at
     once, the vote never waits for the song)."""
+    max_rooms: int = 10_000
+    """Rooms served at most; creating one more answers ``room/limit`` (503)."""
+    lobby_idle: float = 24 * 3600.0
+    """Seconds after which a lobby nobody touched is deleted."""
+    finished_age: float = 30 * 24 * 3600.0
+    """Seconds after which a finished game is deleted (``--keep-days``)."""
 
 
 _client_message: TypeAdapter[ActMessage | Any] = TypeAdapter(ClientMessage)
@@ -330,6 +336,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             senses,
             settings.open_after,
         )
+        hub.max_rooms = settings.max_rooms
+        hub.lobby_idle = settings.lobby_idle
+        hub.finished_age = settings.finished_age
         hub.restore()
         hub.attach(loop)
         app.state.hub = hub

@@ -30,6 +30,14 @@ log = logging.getLogger("recordroom.server")
 
 GameLoader = Callable[[str], Game]
 CODE_TRIES = 200
+MAX_ROOMS = 10_000
+"""Rooms a server holds at most, by default."""
+LOBBY_IDLE = 24 * 3600.0
+"""A lobby nobody touched for a day is deleted (default)."""
+FINISHED_AGE = 30 * 24 * 3600.0
+"""A finished game is deleted after 30 days (default)."""
+SWEEP_EVERY = 3600.0
+"""Seconds between two sweeps of expired rooms."""
 """Random codes tried for a new room before giving up (``room/limit``)."""
 
 
@@ -51,6 +59,13 @@ class Hub:
         """Every write goes through this one writer (see :mod:`recordroom.server.writer`)."""
         self._creating: set[str] = set()
         self.set_aside: dict[str, str] = {}
+        self.max_rooms = MAX_ROOMS
+        """At most this many rooms are served; ``room/limit`` beyond."""
+        self.lobby_idle = LOBBY_IDLE
+        """Seconds after which a lobby nobody touched is deleted."""
+        self.finished_age = FINISHED_AGE
+        """Seconds after which a finished game is deleted."""
+        self._sweeper: asyncio.Task[None] | None = None
         """Stored rooms that could not be rebuilt at start: code -> why."""
         """Codes of rooms being stored right now (not yet in ``rooms``)."""
         self.jukebox = jukebox
@@ -152,6 +167,12 @@ class Hub:
 
         A room the store refuses is served to no one and left nowhere (one job: room and seats).
         """
+        if len(self.rooms) + len(self._creating) >= self.max_rooms:
+            raise ServerError(
+                ErrorCode.ROOM_LIMIT,
+                f"this server holds its limit of {self.max_rooms} rooms; try later",
+                503,
+            )
         room.code = self._free_code()
         self._creating.add(room.code)
         try:
@@ -230,13 +251,57 @@ class Hub:
     # -- bots -------------------------------------------------------------------------------
 
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Binds the hub to the server's event loop and wakes the bots of rebuilt rooms."""
+        """Binds the hub to the server's event loop, wakes the bots of rebuilt rooms, and starts
+        the hourly sweep of expired rooms."""
         self._loop = loop
         for room in self.rooms.values():
             self._room_changed(room)
+        self._sweeper = loop.create_task(self._sweep_every(SWEEP_EVERY))
+
+    async def _sweep_every(self, seconds: float) -> None:
+        while True:
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the sweep of expired rooms failed; trying again later")
+            await asyncio.sleep(seconds)
+
+    async def sweep(self, now: float | None = None) -> list[str]:
+        """Deletes lobbies idle for ``lobby_idle`` and games over for ``finished_age``.
+
+        A room someone is connected to stays. Returns the codes deleted.
+        """
+        now = time.time() if now is None else now
+        expired = [
+            room
+            for room in self.rooms.values()
+            if not room.clients
+            and (
+                (room.status == "lobby" and now - room.touched > self.lobby_idle)
+                or (room.status == "over" and now - room.touched > self.finished_age)
+            )
+        ]
+        deleted = []
+        for room in expired:
+            try:
+                await commit_job(self.store, DeleteRoom(room.code))
+            except Exception as error:
+                log.error("room %s could not be deleted: %s", room.code, error)
+                continue
+            self.rooms.pop(room.code, None)
+            self._bot_tasks.pop(room.code, None)
+            deleted.append(room.code)
+        if deleted:
+            log.info("deleted %d expired rooms", len(deleted))
+        return deleted
 
     async def stop(self) -> None:
         """Stops every bot task and clock."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sweeper
+            self._sweeper = None
         for handle in self._openings.values():
             handle.cancel()
         for _, handle in self._timers.values():

@@ -111,6 +111,8 @@ class Room:
     jukebox: Jukebox | None = None
     settings: JSONDict = field(default_factory=dict)
     """Room-level settings (such as the vote timer), kept in the store."""
+    touched: float = field(default_factory=time.time)
+    """When (``time.time()``) the room last changed: its expiry counts from there."""
     _seat_legal: list[tuple[Action, ...] | None] = field(default_factory=list)
     _seat_changed_at: list[int] = field(default_factory=list)
     _acting: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -150,6 +152,8 @@ class Room:
             jukebox=jukebox,
             settings=dict(record.settings),
         )
+        if record.touched is not None:
+            room.touched = record.touched
         if record.music is not None and jukebox is not None:
             settings = MusicSettings.model_validate(record.music["settings"])
             room.music = RoomMusic.build(jukebox, settings, record.seed, int(record.music["skips"]))
@@ -626,6 +630,7 @@ class Room:
 
     def _changed(self) -> None:
         """Tells every client about a change, and the hub (bots) too."""
+        self.touched = time.time()
         seen: dict[Seat | None, tuple[JSONDict | None, tuple[Action, ...]]] = {}
         if self.state is not None:
             for seat in range(len(self.seats)):

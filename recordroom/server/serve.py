@@ -76,6 +76,15 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         metavar="PATH",
         help="a Records checkpoint (recordroom train): bots may then play at level 'learned'",
     )
+    parser.add_argument(
+        "--keep-days",
+        type=float,
+        default=30.0,
+        help="days a finished game is kept (lobbies nobody touched go after a day)",
+    )
+    parser.add_argument(
+        "--max-rooms", type=int, default=10_000, help="rooms served at most (room/limit beyond)"
+    )
     parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     parser.add_argument(
         "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
@@ -177,6 +186,8 @@ def run(args: argparse.Namespace) -> int:
                 cache_dir=args.cache_dir,
                 public_url=url,
                 open_after=args.open_after,
+                finished_age=args.keep_days * 24 * 3600.0,
+                max_rooms=args.max_rooms,
             )
         )
     except PackError as error:

@@ -64,6 +64,8 @@ class RoomRecord:
     """The room's music settings and skips, for a game with music."""
     settings: JSONDict = field(default_factory=dict)
     """Room-level settings (such as the vote timer); empty when none were set."""
+    touched: float | None = None
+    """When (``time.time()``) the room was created or last acted in, as loaded (for expiry)."""
 
 
 @dataclass(frozen=True)
@@ -421,11 +423,12 @@ class SqliteStore(OneWriteShorthands):
 
     def _load_room(self, code: str) -> RoomRecord:
         row = self._db.execute(
-            "SELECT game, options, seed, host_token, status, result, music, settings "
+            "SELECT game, options, seed, host_token, status, result, music, settings, "
+            "MAX(created, COALESCE((SELECT MAX(at) FROM actions a WHERE a.code = rooms.code), 0)) "
             "FROM rooms WHERE code = ?",
             (code,),
         ).fetchone()
-        game, options, seed, host_token, status, result, music, settings = row
+        game, options, seed, host_token, status, result, music, settings, touched = row
         seats = [
             SeatRecord(name, token, bool(bot), level)
             for name, token, bot, level in self._db.execute(
@@ -453,6 +456,7 @@ class SqliteStore(OneWriteShorthands):
             result=None if result is None else json.loads(result),
             music=None if music is None else json.loads(music),
             settings={} if settings is None else json.loads(settings),
+            touched=touched,
         )
 
     def close(self) -> None:
