@@ -139,6 +139,15 @@ def night(browser: Browser, server: Server, screenshots: Path | None) -> Iterato
     assert not players.errors, players.errors
 
 
+# Computed sizes on the table screen, in CSS pixels.
+SIZES = """() => {
+  const px = (sel) => parseFloat(getComputedStyle(document.querySelector(sel)).fontSize);
+  return {name: px(".seat-text b"), status: px(".seat-status"), points: px(".seat-points"),
+          code: px(".room-tag .code"), banner: px("#banner"),
+          sleeve: document.querySelector(".record .sleeve-art").getBoundingClientRect().width};
+}"""
+
+
 def save_small(page: Page, path: Path) -> None:
     """A screenshot as a PNG of at most 256 colours, so it stays well under the size limit."""
     from io import BytesIO
@@ -305,6 +314,14 @@ def test_competitive_game_with_leader_decision_and_shared_victory(night: Players
     expect(table.locator("#banner")).not_to_have_class(re.compile(r"\breveal\b"), timeout=10_000)
     night.vote(2, 3)
     night.shot(table, "table-competitive-voting")
+    # Readable from a sofa: at 1920x1080 names, statuses and scores are 24 px or more, the room
+    # code and the banner larger, and the sleeves large.
+    table.set_viewport_size({"width": 1920, "height": 1080})
+    sizes = table.evaluate(SIZES)
+    table.set_viewport_size({"width": 1280, "height": 720})
+    assert min(sizes["name"], sizes["status"], sizes["points"]) >= 24, sizes
+    assert min(sizes["code"], sizes["banner"]) > 30, sizes
+    assert sizes["sleeve"] >= 360, sizes
     night.vote(2, 2)
 
     # Turns 2 to 9: three agree (a point each) and, in turns 3 to 5, one votes apart: Bea once,
