@@ -57,7 +57,12 @@ def tap_first_legal(page: Page, option_b: bool = False) -> bool:
         order = ["draw"]
     if "confirm" in keys:
         order = ["confirm"]
-    key = order[0] if order else keys[0]
+    if not order and "fail" not in keys:  # only an undo in sight: open a folded list of places
+        folded = page.locator(".bonus-queue details:not([open]) summary")
+        if folded.count():
+            folded.first.click()
+        return False
+    key = order[0] if order else "fail"
     before = version(page)
     try:
         page.locator(f'[data-act="{key}"]:visible').first.click(timeout=2000)

@@ -38,6 +38,23 @@ def wait_phase(page: Page, name: str, others: list[Page], started: float) -> Non
             page.wait_for_timeout(30)
 
 
+def mark_bonuses(page: Page, started: float) -> None:
+    """Places the bonuses a mark set off until Done shows (or the seat is no longer asked)."""
+    while (
+        page.locator(".done-row").count() == 0
+        and page.evaluate("document.body.dataset.toAct") == "1"
+    ):
+        assert time.monotonic() - started < GAME_SECONDS, "the mark's bonuses never ended"
+        folded = page.locator(".bonus-queue details:not([open]) summary")
+        if folded.count():  # a long list of places is folded: open it
+            folded.first.click()
+        keys = page.locator("[data-act]:visible").evaluate_all("(n) => n.map((x) => x.dataset.act)")
+        if any(k not in ("undo", "done") for k in keys):
+            tap_first_legal(page)
+        else:
+            page.wait_for_timeout(50)
+
+
 @pytest.mark.timeout(660)
 def test_log_undo_confirm_done_and_a_bot_minding_a_dropped_phone(
     browser: Browser, server: Server, screenshots: Path | None
@@ -70,9 +87,7 @@ def test_log_undo_confirm_done_and_a_bot_minding_a_dropped_phone(
     ann.locator(f'[data-act="{key}"]').first.click()
     if ann.locator('[data-act="confirm"]').count():
         ann.locator('[data-act="confirm"]').click()
-    while ann.locator(".done-row").count() == 0:  # bonuses of the mark, if any
-        if not tap_first_legal(ann):
-            ann.wait_for_timeout(50)
+    mark_bonuses(ann, started)
     assert "Ann" in table.inner_text(".marking-chip")  # still marking: done not said yet
     if ann.locator('[data-act="undo"]').count():
         shoot(ann, screenshots, "phone-undo", taken)
@@ -94,9 +109,7 @@ def test_log_undo_confirm_done_and_a_bot_minding_a_dropped_phone(
         ann.locator(f'[data-act="{key}"]').first.click()
         if ann.locator('[data-act="confirm"]').count():
             ann.locator('[data-act="confirm"]').click()
-        while ann.locator(".done-row").count() == 0:
-            if not tap_first_legal(ann):
-                ann.wait_for_timeout(50)
+        mark_bonuses(ann, started)
     ann.click('[data-act="done"]')
     table.wait_for_function(
         "[...document.querySelectorAll('.player-board')].some((b) => "
