@@ -37,6 +37,7 @@ from recordroom.server.docs_page import DOCS_HTML
 from recordroom.server.errors import ServerError
 from recordroom.server.hub import Hub, game_summary
 from recordroom.server.music import Jukebox, Senses
+from recordroom.server.pages import Pages
 from recordroom.server.protocol import (
     CLIENT_TYPES,
     ActMessage,
@@ -349,6 +350,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             jukebox.stop()  # a demo still being made stops after its current track
             await hub.stop()
             await hub.stop_writer()
+            pages.close()
             with suppress(Exception):
                 await warming
             senses.stop()
@@ -370,6 +372,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return HTMLResponse(DOCS_HTML)
 
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    pages = Pages()
+    app.state.pages = pages
 
     @app.exception_handler(ServerError)
     async def server_error(request: Request, error: ServerError) -> JSONResponse:
@@ -504,7 +508,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             evening = evening_of(room.result, [s.name for s in room.seats], date.today())
         except MosaicError as error:
             raise ServerError(ErrorCode.ROOM_NOT_OVER, f"no mosaic to draw: {error}") from error
-        png = await asyncio.to_thread(render_mosaic_png, entries, sleeve_set, None, None, evening)
+        png = await pages.get(
+            ("mosaic", room.code, date.today()),
+            lambda: render_mosaic_png(entries, sleeve_set, None, None, evening),
+        )
         headers = {"Content-Disposition": f'attachment; filename="mosaic-{room.code}.png"'}
         return Response(png, media_type="image/png", headers=headers)
 
@@ -546,13 +553,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/booklet", include_in_schema=False)
     async def booklet() -> Response:
         """The Artists Booklet: every sleeve with its title, artist, family and mood."""
-        html = await asyncio.to_thread(render_booklet_html, sleeve_set)
+        html = await pages.get("booklet.html", lambda: render_booklet_html(sleeve_set))
         return Response(html, media_type="text/html")
 
     @app.get("/booklet.pdf", include_in_schema=False)
     async def booklet_pdf() -> Response:
         """The Artists Booklet, printable."""
-        pdf = await asyncio.to_thread(render_booklet_pdf, sleeve_set)
+        pdf = await pages.get("booklet.pdf", lambda: render_booklet_pdf(sleeve_set))
         return Response(pdf, media_type="application/pdf")
 
     @app.post(
@@ -653,8 +660,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 ErrorCode.REQUEST_INVALID, f"step must be 0 to {steps}, got {step}", 422
             )
         prefix = room.log[:step]
-        state = await asyncio.to_thread(
-            replay, room.game, len(room.seats), room.seed, room.options, prefix
+        game, players, seed, options = room.game, len(room.seats), room.seed, room.options
+        view = await pages.get(
+            ("replay", room.code, step),
+            lambda: game.view(replay(game, players, seed, options, prefix), None),
         )
         return {
             "code": room.code,
@@ -662,7 +671,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "step": step,
             "steps": steps,
             "entry": room.log[step - 1] if step else None,
-            "view": room.game.view(state, None),
+            "view": view,
         }
 
     @app.websocket("/ws/{code}")
