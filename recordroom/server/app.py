@@ -61,6 +61,7 @@ from recordroom.server.protocol import (
     RoomInfo,
     SeatHandedBack,
     SeatOut,
+    StartRoom,
     TakeBack,
     TakeBackMessage,
     TimerSettings,
@@ -460,10 +461,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return room.seats_out()[seat]
 
     @app.post("/api/rooms/{code}/start", responses=errors, dependencies=[Depends(limit(lookups))])
-    async def start_room(code: str, hub: HubDep, token: HostToken, request: Request) -> RoomInfo:
-        """(host) Starts the game with the seats taken."""
+    async def start_room(
+        code: str, hub: HubDep, token: HostToken, request: Request, body: StartRoom | None = None
+    ) -> RoomInfo:
+        """(host) Starts the game with the seats taken, and the first Leader if one is chosen."""
         room = hub.host_room(code, token)
-        room.start()
+        room.start(None if body is None else body.leader)
         return room_info(room, request)
 
     @app.post("/api/rooms/{code}/again", responses=errors, dependencies=[Depends(limit(lookups))])

@@ -135,6 +135,17 @@ class JoinRoom(Model):
     name: str = Field(min_length=1, max_length=24, examples=["Ann"])
 
 
+class StartRoom(Model):
+    """``POST /api/rooms/{code}/start``: an optional choice the game makes at its start."""
+
+    leader: int | None = Field(
+        default=None,
+        ge=0,
+        description="the seat of the first Leader (Disc Cover: who listened to music most "
+        "recently); checked by the game like any option",
+    )
+
+
 class AddBot(Model):
     """``POST /api/rooms/{code}/bots``: how well the bot plays (default: the game's default).
 

@@ -143,7 +143,7 @@ class Room:
             code=record.code,
             game_name=record.game,
             game=game,
-            options=record.options,
+            options=_with_first_leader(record.options, record.settings),
             seed=record.seed,
             host_token=record.host_token,
             store=store,
@@ -158,7 +158,7 @@ class Room:
             settings = MusicSettings.model_validate(record.music["settings"])
             room.music = RoomMusic.build(jukebox, settings, record.seed, int(record.music["skips"]))
         if record.status != "lobby":
-            room.state = replay(game, len(room.seats), record.seed, record.options, record.log)
+            room.state = replay(game, len(room.seats), record.seed, room.options, record.log)
             room.log = list(record.log)
             room.status = "over" if game.is_over(room.state) else "playing"
             room.result = game.result(room.state) if room.status == "over" else None
@@ -297,8 +297,8 @@ class Room:
                     client.seat -= 1
         self._changed()
 
-    def start(self) -> None:
-        """Starts the game with the seats taken."""
+    def start(self, leader: Seat | None = None) -> None:
+        """Starts the game with the seats taken (and ``leader`` as the first Leader, if given)."""
         self._require_lobby()
         info = self.game.info
         if not info.min_players <= len(self.seats) <= info.max_players:
@@ -307,10 +307,17 @@ class Room:
                 f"{info.title} needs {info.min_players} to {info.max_players} players, "
                 f"the room has {len(self.seats)}",
             )
+        options = self.options if leader is None else {**self.options, "leader": leader}
         try:
-            state = self.game.new_state(len(self.seats), self.seed, self.options)
+            state = self.game.new_state(len(self.seats), self.seed, options)
         except BadOptions as error:
             raise ServerError(error.code, str(error), 422) from error
+        if leader is not None:
+            # Kept with the room's settings: a restart replays the log with the same options.
+            settings = {**self.settings, "leader": leader}
+            self.store.set_settings(self.code, dict(settings))
+            self.settings = settings
+            self.options = options
         self.store.set_status(self.code, "playing")
         self.state = state
         self.status = "playing"
@@ -676,3 +683,9 @@ class Room:
             if slot.connections == 0:
                 slot.away_since = time.monotonic()
         self._changed()
+
+
+def _with_first_leader(options: JSONDict, settings: JSONDict) -> JSONDict:
+    """The game's options with the first Leader the table chose at the start, if it chose one."""
+    leader = settings.get("leader")
+    return options if leader is None else {**options, "leader": leader}

@@ -289,3 +289,24 @@ def test_the_landing_page_leads_to_each_games_table(night: Players) -> None:
     page.get_by_label("Room code").fill("zzzz")
     page.get_by_role("button", name="Join").click()
     expect(page).to_have_url(re.compile(r"/join/ZZZZ$"))
+
+
+def test_the_table_asks_who_listened_to_music_most_recently_for_the_first_leader(
+    night: Players,
+) -> None:
+    table = night.table
+    table.goto(f"{night.base}/table?hold=2000")
+    expect(table.locator("#sources[data-loaded]")).to_be_attached(timeout=90_000)
+    table.get_by_role("radio", name=re.compile("Everyone for themselves")).check()
+    table.get_by_role("button", name="Open the room").click()
+    expect(table.locator("#lobby")).to_be_visible()
+    night.code = table.locator("#lobby-code").inner_text().strip()
+    night.join("Eve")
+    for count in (2, 3):
+        table.get_by_role("button", name="Add a bot").click()
+        expect(table.locator("#lobby-seats li")).to_have_count(count)
+    expect(table.locator("#leader-box")).to_contain_text("listened to music most recently")
+    table.get_by_label("First Leader").select_option(label="Bot 3")
+    night.start()
+    expect(table.locator("#seats .seat.leader")).to_have_count(1)
+    expect(table.locator("#seats .seat").nth(2)).to_have_class(re.compile(r"\bleader\b"))

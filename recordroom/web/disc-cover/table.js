@@ -239,7 +239,12 @@ const hostWith = (method, path, body) => api(method, `/api/rooms/${code}/${path}
 $("#add-bot").addEventListener("click", () =>
   hostWith("POST", "bots", { level: $("#bot-level").value }).catch((e) => showError(e.message)));
 // The click on Start also lets this page play sound from then on (autoplay needs a gesture).
-$("#start").addEventListener("click", () => host("POST", "start").catch((e) => showError(e.message)));
+$("#start").addEventListener("click", () => {
+  // Competitive: the first Leader is who listened to music most recently (the rules' choice).
+  const competitive = !$("#leader-box").hidden;
+  const body = competitive ? { leader: Number($("#first-leader").value) } : undefined;
+  hostWith("POST", "start", body).catch((e) => showError(e.message));
+});
 $("#again").addEventListener("click", async () => {
   $("#again").disabled = true;
   try {
@@ -290,6 +295,17 @@ function renderLobby(state) {
       onclick: () => host("DELETE", `seats/${seat.seat}`).catch((e) => showError(e.message)) }, "✕"))));
   $("#add-bot").disabled = state.seats.length >= max;
   $("#start").disabled = state.seats.length < min;
+  const competitive = info?.options?.variant === "competitive";
+  $("#leader-box").hidden = !competitive || !state.seats.length;
+  if (competitive) {
+    const select = $("#first-leader");
+    const chosen = select.value;
+    const choices = state.seats.map((seat) => new Option(seat.name, String(seat.seat)));
+    if ([...select.options].map((o) => `${o.value}:${o.text}`).join() !== choices.map((o) => `${o.value}:${o.text}`).join()) {
+      select.replaceChildren(...choices);
+      if (chosen && Number(chosen) < state.seats.length) select.value = chosen;
+    }
+  }
   $("#lobby-hint").textContent = state.seats.length < min
     ? `Waiting for players: ${min - state.seats.length} more to start (or add bots).`
     : "Everyone in? Start when the drinks are poured.";
