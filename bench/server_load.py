@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import json
 import os
@@ -48,6 +49,8 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 SEATS = 5
+STATS: collections.Counter[str] = collections.Counter()
+"""Actions not counted: refused by the server, timed out, or no seat could act."""
 GAME = "disc-cover"
 
 
@@ -263,6 +266,7 @@ class Target:
             await self.again(room)
         move = self.mover(room, rng)
         if move is None:
+            STATS["nothing to do"] += 1
             room.changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(room.changed.wait(), 1.0)
@@ -284,6 +288,7 @@ class Target:
         if room.lowest_version() > before:
             latencies.append(time.perf_counter() - sent)
             return True
+        STATS["refused" if room.refusals != refusals else "timed out"] += 1
         return False  # refused (stale, listening) or lost: not counted
 
 
@@ -326,9 +331,12 @@ def report(name: str, latencies: list[float], seconds: float, cpu: float) -> dic
         "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
         "cpu_ms_per_event": 1000 * cpu / events if events else float("nan"),
     }
+    skipped = ", ".join(f"{k}: {v}" for k, v in sorted(STATS.items())) or "none"
+    STATS.clear()
     print(
         f"{name:<34} {figures['events_per_s']:8.0f} ev/s   p50 {figures['p50_ms']:6.1f} ms"
-        f"   p99 {figures['p99_ms']:6.1f} ms   server CPU {figures['cpu_ms_per_event']:.3f} ms/ev",
+        f"   p99 {figures['p99_ms']:6.1f} ms   server CPU {figures['cpu_ms_per_event']:.3f} ms/ev"
+        f"   (not counted: {skipped})",
         flush=True,
     )
     return figures
