@@ -26,7 +26,13 @@ import random
 from typing import Any
 
 from recordroom.games.records import board as bd
-from recordroom.games.records.edition import BONUSES, HARMONY_OF, Edition, load_edition
+from recordroom.games.records.edition import (
+    BONUSES,
+    HARMONY_OF,
+    Edition,
+    for_players,
+    load_edition,
+)
 from recordroom.games.records.flow import CHOICE_PHASES
 from recordroom.games.records.state import NONE, State
 
@@ -75,7 +81,7 @@ def determinize(view: dict[str, Any], seat: int, seed: int) -> State:
     from recordroom.games.records.game import GAME
 
     rng = random.Random(seed)
-    ed = load_edition(view["edition"])
+    ed = for_players(load_edition(view["edition"]), view["players"])
     players: int = view["players"]
     you = view["you"]
     phase: str = view["phase"]

@@ -10,9 +10,10 @@ what players, actions and views see.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -142,6 +143,8 @@ class Edition:
     """Per crew slot: (side, neighbouring slot, that slot's touching side)."""
     card_by_id: Mapping[str, int]
     goal_by_id: Mapping[str, int]
+    solo_goal_scale: float = 1.0
+    """Solo games ask each goal for this share of its number, rounded up (``[solo] goal_scale``)."""
 
     @property
     def agenda_boxes(self) -> int:
@@ -405,9 +408,39 @@ def parse_edition(data: Mapping[str, Any], source: str = "edition") -> Edition:
         neighbours=tuple(neighbours),
         card_by_id=card_by_id,
         goal_by_id=goal_by_id,
+        solo_goal_scale=_solo_scale(data, r),
     )
     _check_counts(edition, r)
     return edition
+
+
+def _solo_scale(data: Mapping[str, Any], r: _Reader) -> float:
+    solo = data.get("solo", {})
+    if not isinstance(solo, Mapping):
+        raise r.fail("solo", "must be a table")
+    value = solo.get("goal_scale", 1.0)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 1:
+        raise r.fail("solo", f"goal_scale must be a number above 0 and at most 1, got {value!r}")
+    return float(value)
+
+
+_SOLO: dict[int, tuple[Edition, Edition]] = {}
+
+
+def for_players(edition: Edition, players: int) -> Edition:
+    """The edition as a game of that many players uses it: a solo game's goals ask for
+    ``solo_goal_scale`` of their number (rounded up, at least 1); other games use it as is.
+    Built once per edition (the same object every time, as views and bots expect)."""
+    if players != 1 or edition.solo_goal_scale == 1.0:
+        return edition
+    known = _SOLO.get(id(edition))
+    if known is not None and known[0] is edition:
+        return known[1]
+    scale = edition.solo_goal_scale
+    goals = tuple(replace(g, n=max(1, math.ceil(g.n * scale))) for g in edition.goals)
+    solo = replace(edition, goals=goals)
+    _SOLO[id(edition)] = (edition, solo)
+    return solo
 
 
 def _check_counts(edition: Edition, r: _Reader) -> None:

@@ -32,7 +32,7 @@ from recordroom.games.records import board as bd
 from recordroom.games.records import events as ev
 from recordroom.games.records import flow
 from recordroom.games.records.actions import DONE, DRAW, FAIL, KEYS, PASS, UNDO, actions_for
-from recordroom.games.records.edition import EditionError, load_edition
+from recordroom.games.records.edition import EditionError, for_players, load_edition
 from recordroom.games.records.state import NONE, State, dumps, loads
 from recordroom.games.records.view import solo_rank, view
 
@@ -162,7 +162,7 @@ class RecordsGame:
         # An action handed out by legal_actions (the same object) is well formed: skip the check.
         if cached is None or not any(a is action for a in cached):
             _check_shape(action, state.phase)
-        ed = load_edition(state.edition)
+        ed = for_players(load_edition(state.edition), state.players)
         kind = action["type"]
         if kind == "setting":
             return self._setting(ed, state, seat, bool(action["pass_unmet"]))
@@ -223,7 +223,7 @@ class RecordsGame:
 
     def view(self, state: State, seat: Seat | None) -> JSONDict:
         """What ``seat`` may know (``None``: the public table)."""
-        return view(load_edition(state.edition), state, seat)
+        return view(for_players(load_edition(state.edition), state.players), state, seat)
 
     def is_over(self, state: State) -> bool:
         """The game has ended."""
@@ -233,7 +233,7 @@ class RecordsGame:
         """Scores, the breakdown by area, the winners (and the solo rank); only once over."""
         if state.phase != "over":
             raise IllegalAction(f"records: no result yet, the game is in phase {state.phase}")
-        ed = load_edition(state.edition)
+        ed = for_players(load_edition(state.edition), state.players)
         breakdown = [bd.score_breakdown(ed, b) for b in state.boards]
         scores = [sum(b.values()) for b in breakdown]
         keys = [
@@ -334,7 +334,7 @@ class RecordsGame:
     # -- internals ---------------------------------------------------------------------------------
 
     def _legal(self, s: State, seat: int) -> tuple[Action, ...]:
-        ed = load_edition(s.edition)
+        ed = for_players(load_edition(s.edition), s.players)
         acts = actions_for(s.edition)
         phase = s.phase
         if phase == "pick":
@@ -387,7 +387,7 @@ class RecordsGame:
                 f"records: action {action!r} cannot replace the pending choice of seat {seat} "
                 f"in phase {state.phase}"
             )
-        ed = load_edition(state.edition)
+        ed = for_players(load_edition(state.edition), state.players)
         s = state.copy()
         s.pending = flow._set(s.pending, seat, _choice_value(ed, action))
         return s

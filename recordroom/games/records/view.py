@@ -129,6 +129,7 @@ def _public(ed: Edition, s: State) -> dict[str, Any]:
     if s.players == 1:
         out["hand"] = [_card(ed, c) for c in s.hands[0]]
         out["option"] = s.option
+        out["goal_scale"] = ed.solo_goal_scale
     s.legal_cache[PUBLIC_VIEW] = out
     return out
 

@@ -4,7 +4,7 @@ import { $, el, api, tokens, normaliseCode, RoomSocket, seatColour, initials } f
 import { drawSheet, legend, AREA_ORDER, areaOfKey } from "./sheet.js";
 import { resultTable, replayViewer } from "./end.js";
 import {
-  loadEdition, cardWords, goalCondition, goalStatus, colourOf, bonusWords, splitBonus, names,
+  loadEdition, soloEdition, cardWords, goalCondition, goalStatus, colourOf, bonusWords, splitBonus, names,
   AREA_NAMES, ROLE_NAMES, plural,
 } from "./words.js";
 import { cardFace, goalCard, directionLine } from "./cards.js";
@@ -282,6 +282,7 @@ function render(state) {
   const you = view.you;
   const board = view.boards[state.seat];
   document.body.dataset.phase = view.phase;
+  if (view.players === 1) ed = soloEdition(ed, view.goal_scale);
   document.body.dataset.toAct = you.to_act ? "1" : "0";
   document.body.dataset.pending = you.pending || "";
   // One colour per seat everywhere (the results too); the lead singer colour is a ring around it.

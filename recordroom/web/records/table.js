@@ -6,7 +6,7 @@ import { $, el, api, tokens, normaliseCode, RoomSocket, seatColour, initials } f
 import { drawSheet, legend } from "./sheet.js";
 import { goalCard } from "./cards.js";
 import { resultTable, replayViewer } from "./end.js";
-import { loadEdition, cardWords, colourOf, names, goalStatus, plural } from "./words.js";
+import { loadEdition, soloEdition, cardWords, colourOf, names, goalStatus, plural } from "./words.js";
 import { logBox } from "./log.js";
 
 const params = new URLSearchParams(location.search);
@@ -75,6 +75,7 @@ function render(state) {
   show("play");
   $("#play-code").textContent = code;
   const view = state.view;
+  if (view.players === 1) ed = soloEdition(ed, view.goal_scale);
   renderRound(state);
   renderGoals(state);
   renderBoards(state);

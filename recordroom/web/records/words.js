@@ -9,6 +9,20 @@ export function loadEdition(name = "standard") {
   return editionPromise;
 }
 
+/**
+ * The edition as a solo game uses it: each goal asks for ``scale`` of its number, rounded up, at
+ * least 1 (the view's ``goal_scale``; the engine does the same). Built once per scale.
+ */
+const soloEditions = new Map();
+export function soloEdition(ed, scale) {
+  if (!scale || scale === 1) return ed;
+  if (!soloEditions.has(scale)) {
+    const goals = Object.fromEntries(Object.entries(ed.goals).map(([id, g]) => [id, { ...g, n: Math.max(1, Math.ceil(g.n * scale - 1e-9)) }]));
+    soloEditions.set(scale, { ...ed, goals });
+  }
+  return soloEditions.get(scale);
+}
+
 export const COLOURS = { red: "#e5484d", blue: "#3b82d6", green: "#3fa55b", yellow: "#f2c12e" };
 export const colourOf = (name) => COLOURS[name] || "#999";
 

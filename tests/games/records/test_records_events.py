@@ -196,3 +196,20 @@ def test_setup_shows_the_direction_of_the_first_week() -> None:
     s = GAME.new_state(3, 2)
     assert GAME.view(s, None)["direction"] == "clockwise"
     assert GAME.view(first_week(3), None)["direction"] == "clockwise"
+
+
+def test_a_solo_game_asks_each_goal_for_half_its_number() -> None:
+    """Solo retune (data, not rules): ``[solo] goal_scale`` of the edition; other games as is."""
+    from recordroom.games.records import board as bd
+    from recordroom.games.records.edition import for_players
+
+    solo = for_players(ED, 1)
+    assert ED.solo_goal_scale == 0.5 and for_players(ED, 3) is ED and for_players(ED, 1) is solo
+    for goal, half in zip(ED.goals, solo.goals, strict=True):
+        assert half.n == max(1, -(-goal.n // 2)) and half.points == goal.points
+    s = GAME.apply(GAME.new_state(1, 3), 0, {"type": "lead_singer", "colour": "red"})
+    assert GAME.view(s, 0)["goal_scale"] == 0.5
+    tour = next(g for g in ED.goals if g.kind == "tour")
+    board = bd.new_board(ED).copy()
+    board.tour = solo.goals[tour.index].n
+    assert bd.can_claim(solo, board, tour.index) and not bd.can_claim(ED, board, tour.index)
