@@ -319,14 +319,17 @@ class Jukebox:
 
     def _find_cues(self) -> None:
         kept = self._read_cue_cache()
-        found = 0
+        unsaved = 0  # cue points found since the cache file was last written
         while True:
             with self._cue_lock:
                 if not self._cue_queue or self._stopping.is_set():
+                    # Saved before anyone waiting in settle() hears that the work is done.
+                    if unsaved:
+                        self._write_cue_cache(kept)
                     self._cue_queue.clear()
                     self._cue_worker = None
                     self._cue_lock.notify_all()
-                    break
+                    return
                 track_id = self._cue_queue[0]
             cue = 0.0
             try:
@@ -339,17 +342,16 @@ class Jukebox:
                 else:
                     cue = cue_point(path)
                     kept[track_id] = {"file": key, "cue": cue}
-                    found += 1
+                    unsaved += 1
             except (AudioError, ServerError, OSError, KeyError, TypeError, ValueError) as error:
                 log.warning("music: no cue point for track %s: %s", track_id, error)
             with self._cue_lock:
                 self._cues[track_id] = cue
                 if self._cue_queue and self._cue_queue[0] == track_id:
                     self._cue_queue.popleft()
-                if found and (found % 16 == 0 or not self._cue_queue):
+                if unsaved >= 16:
                     self._write_cue_cache(kept)
-        if found:
-            self._write_cue_cache(kept)
+                    unsaved = 0
 
     def _read_cue_cache(self) -> dict[str, Any]:
         try:
@@ -359,6 +361,9 @@ class Jukebox:
         return data if isinstance(data, dict) else {}
 
     def _write_cue_cache(self, kept: dict[str, Any]) -> None:
+        # Only the tracks this server still has: a file moved or a folder gone leaves no entry.
+        for gone in [track_id for track_id in kept if self._find(track_id) is None]:
+            del kept[gone]
         path = self.cache_dir / CUE_CACHE
         # A name of its own per writer: two servers may share one cache folder.
         temporary = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.part")

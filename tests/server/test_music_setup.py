@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 import threading
 import time
 from collections.abc import Callable
@@ -213,10 +215,25 @@ def test_cue_points_are_found_off_the_caller_and_kept(folder: Path, tmp_path: Pa
     assert jukebox.settle(60)
     assert 20.0 <= jukebox.start_of(slow, settings) <= 21.5
     assert (tmp_path / CUE_CACHE).is_file()
+    # Entries of tracks this server no longer has are dropped when the file is written again.
+    stale = json.loads((tmp_path / CUE_CACHE).read_text())
+    stale["0123456789abcdef"] = {"file": "1:1", "cue": 9.0}
+    (tmp_path / CUE_CACHE).write_text(json.dumps(stale))
     # A new server on the same cache reads it back instead of decoding again.
     again = Jukebox(tmp_path, (folder,))
     again.prepare([slow.id])
     assert again.settle(5) and again.cue(slow.id) == jukebox.cue(slow.id)
+    # Read back, not decoded again: nothing new, so the file was not rewritten.
+    assert "0123456789abcdef" in json.loads((tmp_path / CUE_CACHE).read_text())
+    # A server with another folder finds its own cue and keeps only the tracks it has.
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    shutil.copy(folder / "slow-start.ogg", moved / "slow-start.ogg")
+    elsewhere = Jukebox(tmp_path, (moved,))
+    (track,) = list(elsewhere.library)
+    elsewhere.prepare([track.id])
+    assert elsewhere.settle(60) and elsewhere.cue(track.id) == jukebox.cue(slow.id)
+    assert set(json.loads((tmp_path / CUE_CACHE).read_text())) == {track.id}
     short = next(t for t in jukebox.library if t.title == "Short B")
     jukebox.prepare([short.id])
     assert jukebox.settle(5) and jukebox.cue(short.id) is None  # short tracks need no cue
