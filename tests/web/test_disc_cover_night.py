@@ -307,6 +307,7 @@ def test_the_table_asks_who_listened_to_music_most_recently_for_the_first_leader
         expect(table.locator("#lobby-seats li")).to_have_count(count)
     expect(table.locator("#leader-box")).to_contain_text("listened to music most recently")
     table.get_by_label("First Leader").select_option(label="Bot 3")
+    night.shot(table, "table-lobby-competitive")
     night.start()
     expect(table.locator("#seats .seat.leader")).to_have_count(1)
     expect(table.locator("#seats .seat").nth(2)).to_have_class(re.compile(r"\bleader\b"))
