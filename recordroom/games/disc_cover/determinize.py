@@ -4,8 +4,9 @@ A seat sees the whole table but other seats' pending votes, the order of the dec
 and the chance that settles a cooperative tie after the last tie-break. :func:`determinize` keeps
 everything its view shows and draws the rest: each other seat that has voted in the current round
 gets a vote among the cards in the running, the unseen sleeves are shuffled into the deck, and the
-RNG is reseeded. Earlier turns but the last keep only what the table still shows of them (the
-chosen sleeve and its points); the other sleeves of those turns are drawn from the unseen ones.
+RNG is reseeded. Earlier turns but the last keep what the table showed of them (the chosen sleeve,
+its card and points, the votes, from the view's events); the other sleeves of those turns are
+drawn from the unseen ones.
 """
 
 from __future__ import annotations
@@ -29,6 +30,20 @@ from recordroom.games.disc_cover.state import (
 
 def _ids(items: list[dict[str, Any]]) -> list[int]:
     return [int(item["id"]) for item in items]
+
+
+def _events_by_turn(events: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """What the events told of each turn: its reveal, tie-break votes and chosen sleeve."""
+    turns: dict[int, dict[str, Any]] = {}
+    for event in events:
+        if "turn" not in event:
+            continue
+        told = turns.setdefault(event["turn"], {})
+        if event["type"] == "tiebreak":
+            told.setdefault("tiebreak", []).append(event)
+        elif event["type"] in ("reveal", "chosen"):
+            told[event["type"]] = event
+    return turns
 
 
 def determinize(view: dict[str, Any], seat: int, seed: int) -> DiscCoverState:
@@ -58,6 +73,7 @@ def determinize(view: dict[str, Any], seat: int, seed: int) -> DiscCoverState:
     leader: int | None = view["leader"]
     first_leader = (leader - turn) % players if competitive and leader is not None else 0
 
+    turns = _events_by_turn(view.get("events", []))
     deck: list[int] = []
     history: list[TurnRecord] = []
     for place, entry in enumerate(mosaic):
@@ -75,19 +91,22 @@ def determinize(view: dict[str, Any], seat: int, seed: int) -> DiscCoverState:
                 scorers=tuple(last["scorers"]),
             )
         else:
-            card = rng.randrange(4)
+            told = turns.get(place + 1, {})
+            chosen = told.get("chosen")
+            card = chosen["card"] - 1 if chosen else rng.randrange(4)
             others = [unseen.pop() for _ in range(3)]
             sleeves = tuple([*others[:card], int(entry["sleeve"]["id"]), *others[card:]])
+            reveal = told.get("reveal")
             record = TurnRecord(
                 turn=place,
                 sleeves=sleeves,
-                votes=(),
-                tiebreak_votes=(),
+                votes=tuple(reveal["votes"]) if reveal else (),
+                tiebreak_votes=tuple(tuple(e["votes"]) for e in told.get("tiebreak", [])),
                 card=card + 1,
                 points=entry["points"],
-                decided_by=DecidedBy.MAJORITY,
+                decided_by=DecidedBy(chosen["decided_by"]) if chosen else DecidedBy.MAJORITY,
                 leader=(first_leader + place) % players if competitive else None,
-                scorers=(),
+                scorers=tuple(chosen.get("scorers", ())) if chosen else (),
             )
         deck.extend(sleeves)
         history.append(record)
