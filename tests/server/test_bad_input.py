@@ -18,9 +18,11 @@ def table(client: TestClient) -> Iterator[tuple[TestClient, str, list[Socket], S
     contexts = [client.websocket_connect(f"/ws/{code}?token={t}") for t in tokens]
     contexts.append(client.websocket_connect(f"/ws/{code}"))
     sockets = [Socket(c.__enter__()) for c in contexts]
-    for i, socket in enumerate(sockets):
-        for _ in range(len(sockets) - i):
+    # Each seat sees its own connect and the later seat's; the spectator's tells only itself.
+    for i, socket in enumerate(sockets[:2]):
+        for _ in range(2 - i):
             socket.recv_state()
+    sockets[2].recv_state()
     yield client, code, sockets[:2], sockets[2]
     for c in contexts:
         c.__exit__(None, None, None)

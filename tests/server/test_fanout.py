@@ -39,9 +39,9 @@ def test_spectators_share_one_view_per_change(client: TestClient, monkeypatch: A
     contexts.append(client.websocket_connect(f"/ws/{code}?token={tokens[0]}"))
     sockets = [Socket(c.__enter__()) for c in contexts]
     try:
-        for i, socket in enumerate(sockets):
-            for _ in range(len(sockets) - i):
-                socket.recv_state()
+        for socket in sockets[:-1]:
+            socket.recv_state(), socket.recv_state()  # its own, then the seat's connect
+        sockets[-1].recv_state()
         seat = sockets[-1]
         calls.clear()
         seat.send({"type": "act", "version": 0, "action": seat.state["legal_actions"][0]})
@@ -52,4 +52,25 @@ def test_spectators_share_one_view_per_change(client: TestClient, monkeypatch: A
         assert len(texts) == 1
     finally:
         for c in contexts:
+            c.__exit__(None, None, None)
+
+
+def test_a_crowd_of_spectators_costs_one_message_each(client: TestClient) -> None:
+    code, host_token, tokens = new_room(client, TOY_NAME, 2)
+    client.post(f"/api/rooms/{code}/start", headers=host(host_token))
+    with client.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a:
+        seat = Socket(a)
+        seat.recv_state()
+        contexts = [client.websocket_connect(f"/ws/{code}") for _ in range(40)]
+        crowd = [Socket(c.__enter__()) for c in contexts]
+        for spectator in crowd:
+            assert spectator.recv_state()["version"] == 0
+        for c in contexts[:20]:
+            c.__exit__(None, None, None)
+        # The next message anyone gets is the next change, not 60 presence updates.
+        seat.send({"type": "act", "version": 0, "action": seat.state["legal_actions"][0]})
+        assert seat.recv_state()["version"] == 1
+        for spectator in crowd[20:]:
+            assert spectator.recv_state()["version"] == 1
+        for c in contexts[20:]:
             c.__exit__(None, None, None)

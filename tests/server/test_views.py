@@ -27,14 +27,16 @@ def expected(game_name: str, players: int, seed: int, log: list[Any], seat: int 
 
 
 def connect_all(client: TestClient, code: str, tokens: list[str | None]) -> list[Socket]:
-    """Opens one socket per token; each connect is told to everyone already connected."""
+    """Opens one socket per token; each connect is told to everyone already connected, except a
+    spectator's (``None``), which only the spectator hears about."""
     sockets = []
     for token in tokens:
         query = "" if token is None else f"?token={token}"
         ws = client.websocket_connect(f"/ws/{code}{query}")
         sockets.append(Socket(ws.__enter__()))
     for i, socket in enumerate(sockets):
-        for _ in range(len(sockets) - i):
+        later = sum(1 for token in tokens[i + 1 :] if token is not None)
+        for _ in range(1 + later):
             socket.recv_state()
     return sockets
 
