@@ -82,6 +82,7 @@ class Hub:
         self._openings: dict[str, asyncio.TimerHandle] = {}
         self._timers: dict[str, tuple[int, asyncio.TimerHandle]] = {}
         self._deciding: set[asyncio.Task[None]] = set()
+        self._forced: dict[tuple[str, Seat, int], asyncio.TimerHandle] = {}
 
     # -- games ------------------------------------------------------------------------------
 
@@ -306,6 +307,9 @@ class Hub:
             handle.cancel()
         for _, handle in self._timers.values():
             handle.cancel()
+        for forced in self._forced.values():
+            forced.cancel()
+        self._forced.clear()
         self._openings.clear()
         self._timers.clear()
         tasks = [*self._bot_tasks.values(), *self._deciding]
@@ -350,6 +354,11 @@ class Hub:
             self._openings[room.code] = self._loop.call_later(
                 delay, self._open_by_itself, room, room.turn
             )
+        self._schedule_timer(room)
+        self._schedule_forced(room)
+
+    def _schedule_timer(self, room: Room) -> None:
+        assert self._loop is not None
         remaining = room.timer_remaining()
         timer = self._timers.get(room.code)
         if remaining is None or not room.undecided_seats():
@@ -363,6 +372,35 @@ class Hub:
             timer[1].cancel()
         handle = self._loop.call_later(remaining, self._timer_ran_out, room, room.round_no)
         self._timers[room.code] = (room.round_no, handle)
+
+    def _schedule_forced(self, room: Room) -> None:
+        """A seat without a phone whose one legal action is forced plays it after FORCED_DELAY.
+
+        (Records' ``done`` after a marking with nothing to choose: a phone sends it itself after
+        the same delay, so how fast a seat is done tells nobody anything.)
+        """
+        assert self._loop is not None
+        for seat in room.forced_seats():
+            key = (room.code, seat, room.version)
+            if key not in self._forced:
+                self._forced[key] = self._loop.call_later(
+                    FORCED_DELAY, self._play_forced, room, seat, room.version
+                )
+
+    def _play_forced(self, room: Room, seat: Seat, version: int) -> None:
+        self._forced.pop((room.code, seat, version), None)
+        if self._loop is None or room.version != version or seat not in room.forced_seats():
+            return
+        task = self._loop.create_task(self._forced_move(room, seat))
+        self._deciding.add(task)
+        task.add_done_callback(self._deciding.discard)
+
+    async def _forced_move(self, room: Room, seat: Seat) -> None:
+        legal = room.seat_view(seat)[1]
+        try:
+            await room.act(seat, legal[0], None)
+        except ServerError as error:
+            log.info("forced move of seat %s in room %s refused: %s", seat, room.code, error)
 
     def _open_by_itself(self, room: Room, turn: int) -> None:
         self._openings.pop(room.code, None)
@@ -389,6 +427,7 @@ class Hub:
         for seat in seats:
             if room.round_no != round_no or seat not in room.undecided_seats():
                 continue
+            room.decided_by_timer.add(seat)
             await self._bot_move(room, seat, timer=True)
 
     def check_level(self, room: Room, level: str | None) -> None:
@@ -464,6 +503,9 @@ def _check_options(game: Game, options: JSONDict) -> None:
     if first is not None:
         raise ServerError(first.code, str(first), 422)
 
+
+FORCED_DELAY = 1.5
+"""Seconds before the hub plays a phoneless seat's only legal action (the phones wait as long)."""
 
 LEVELS = ("easy", "normal", "hard")
 

@@ -42,6 +42,7 @@ class ErrorCode:
     SLEEVE_NOT_FOUND = "sleeve/not_found"
     MESSAGE_INVALID = "message/invalid"
     TURN_NOT_OPEN = "turn/not_open"
+    TURN_TIMED_OUT = "turn/timed_out"
     SEAT_NOT_BOT = "seat/not_bot"
 
 

@@ -131,6 +131,8 @@ class Room:
     """Counts decision rounds; the timer of a round is identified by it."""
     round_began: float | None = None
     """When (``time.monotonic``) the current round's timer started; None while it does not run."""
+    decided_by_timer: set[Seat] = field(default_factory=set)
+    """The seats whose choice in this round the timer gave to their bot."""
 
     # -- building ---------------------------------------------------------------------------
 
@@ -421,6 +423,11 @@ class Room:
             )
         if version is not None and self.seats[seat].bot:
             raise ServerError(ErrorCode.SEAT_BOT, "a bot plays this seat now; ask the host")
+        if version is not None and seat in self.decided_by_timer:
+            raise ServerError(
+                ErrorCode.TURN_TIMED_OUT,
+                "time ran out: your bot made this round's choice for you; the next is yours",
+            )
         if version is not None and not self._seat_changed_at[seat] <= version <= self.version:
             raise ServerError(
                 ErrorCode.ACTION_STALE,
@@ -538,6 +545,7 @@ class Room:
     def _new_round(self) -> None:
         self.round_no += 1
         self.round_began = None if self.listening else time.monotonic()
+        self.decided_by_timer = set()
 
     def timer_remaining(self) -> float | None:
         """Seconds left on the current round's timer, or None when no timer runs."""
@@ -550,6 +558,18 @@ class Room:
         ):
             return None
         return max(0.0, self.round_began + self.timer_seconds - time.monotonic())
+
+    def forced_seats(self) -> list[Seat]:
+        """The seats a person plays, with no phone connected, that have one legal action only."""
+        if self.status != "playing" or self.listening:
+            return []
+        return [
+            seat
+            for seat in sorted(self.state.active)
+            if not self.seats[seat].bot
+            and self.seats[seat].connections == 0
+            and len(self.game.legal_actions(self.state, seat)) == 1
+        ]
 
     def undecided_seats(self) -> list[Seat]:
         """The seats a person plays that still have to decide in this round."""

@@ -1,0 +1,75 @@
+"""The room's clocks beyond the song: a choice the timer gave to a bot stays made, and a seat
+with no phone plays its one forced action by itself after the same delay a phone waits."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from recordroom.server.hub import FORCED_DELAY
+
+from .helpers import TOY_NAME, Socket, TestClient, host, new_room
+
+
+def _next_error(sock: Socket) -> str:
+    while True:
+        message = sock.recv()
+        if message["type"] == "error":
+            return str(message["code"])
+
+
+def _state_where(sock: Socket, check: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    while True:
+        message = sock.recv()
+        if message["type"] == "state" and check(message):
+            return message
+
+
+def test_a_choice_the_timer_gave_to_the_bot_cannot_be_changed(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(bot_delay=60.0)  # the two bot seats take their time
+    code, host_token, tokens = new_room(client, "disc-cover", 1)
+    for _ in range(2):
+        client.post(f"/api/rooms/{code}/bots", headers=host(host_token))
+    client.post(f"/api/rooms/{code}/timer", json={"seconds": 15}, headers=host(host_token))
+    client.post(f"/api/rooms/{code}/start", headers=host(host_token))
+    with client.websocket_connect(f"/ws/{code}?token={tokens[0]}") as ws:
+        phone = Socket(ws)
+        first = phone.recv_state()
+        assert first["timer"]["seconds"] == 15
+        decided = _state_where(phone, lambda m: m["view"]["my_vote"] is not None)
+        assert decided["version"] == 1 and decided["view"]["turn"] == 1  # the bots still think
+        phone.send({"type": "act", "version": 0, "action": {"type": "vote", "card": 1}})
+        assert _next_error(phone) == "turn/timed_out"
+        phone.send({"type": "act", "version": 1, "action": {"type": "vote", "card": 1}})
+        assert _next_error(phone) == "turn/timed_out"
+        assert client.get(f"/api/rooms/{code}").json()["version"] == 1
+
+
+def test_a_seat_without_a_phone_plays_its_only_action_by_itself(client: TestClient) -> None:
+    code, host_token, tokens = new_room(client, TOY_NAME, 2, {"rounds": 4})
+    client.post(f"/api/rooms/{code}/start", headers=host(host_token))
+    with client.websocket_connect(f"/ws/{code}?token={tokens[0]}") as ws0:
+        first = Socket(ws0)
+        first.recv_state()
+        with client.websocket_connect(f"/ws/{code}?token={tokens[1]}") as ws1:
+            second = Socket(ws1)
+            second.recv_state()
+            version = 0
+            for _ in range(3):  # three rounds: each hand keeps one card
+                for sock in (first, second):
+                    state = sock.state
+                    if state["version"] != version:
+                        state = _state_where(sock, lambda m, v=version: m["version"] == v)
+                    action = state["legal_actions"][0]
+                    sock.send({"type": "act", "version": version, "action": action})
+                    version += 1
+        # Seat 1's phone is gone; its one card is bid for it, after the delay phones wait too.
+        gone = time.monotonic()
+        after = _state_where(first, lambda m: m["version"] == 7)
+        assert time.monotonic() - gone >= FORCED_DELAY - 0.1
+        assert len(after["legal_actions"]) == 1  # seat 0 has its phone: it bids itself
+        first.send({"type": "act", "version": 7, "action": after["legal_actions"][0]})
+        assert _state_where(first, lambda m: m["status"] == "over")["version"] == 8
