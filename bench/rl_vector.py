@@ -1,49 +1,64 @@
-"""Env steps per CPU second of the vectorised path, beside the plain engine, on one core.
+"""Env steps per second of the vectorised path, beside the plain engine, in one process.
 
-Run: ``nice -n 19 .venv/bin/python bench/rl_vector.py [--game records] [--players 2] [--n 64]
-[--seconds 5]``. Three figures, each with uniformly random legal actions:
+Run: ``.venv/bin/python bench/rl_vector.py [--game records] [--players 2] [--n 64]
+[--seconds 5] [--repeat 3]``. Every figure uses uniformly random legal actions, and each is given
+per CPU second of this process (``time.process_time``, so that other work on the machine lowers
+it less) and per wall second:
 
-- ``engine``: ``recordroom.engine.random_playout`` (legal actions asked, one applied);
-- ``vector, masks``: :class:`recordroom.rl.vector.VectorGames` with ``observe=False``: every step
-  maps the new legal actions to indices of the fixed action space and samples from them;
-- ``vector, observations``: the same with every acting seat's observation vector built from its
-  view (what a learner reads).
+- ``engine``: ``recordroom.engine.random_playout``, as in ``bench/records_playout.py`` (legal
+  actions asked, one applied): a step is one accepted action;
+- ``vector``: :class:`recordroom.rl.vector.VectorGames`: a step is one engine action applied to
+  one game; after it the game's legal actions are held as action indices and the dense masks of
+  all games are built (``masks()``) before the next actions are drawn, in numpy, for all games
+  at once (``random_actions``);
+- ``vector + observations``: the same, with every acting seat's observation vector built from
+  its view (``observations()``), what a learner reads.
 
-A step is one accepted action in one game. Rates are per CPU second of this process, so other
-work on the machine does not lower them.
+The figures of one run alternate (engine, vector, observations, engine, ...) ``--repeat`` times,
+so that a change in the machine's load touches all of them alike.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
+import statistics
 import time
+
+import numpy as np
 
 from recordroom.engine import random_playout
 from recordroom.games import load
 from recordroom.rl.vector import VectorGames
 
 
-def engine_rate(game_name: str, players: int, seconds: float) -> float:
+def engine_rate(game_name: str, players: int, seconds: float) -> tuple[float, float]:
+    """(steps per CPU second, steps per wall second) of plain random playouts."""
     game = load(game_name)
-    decisions = games = 0
+    steps = games = 0
     cpu = time.process_time()
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         _, log = random_playout(game, players, games)
-        decisions += len(log)
+        steps += len(log)
         games += 1
-    return decisions / (time.process_time() - cpu)
+    return steps / (time.process_time() - cpu), steps / (time.perf_counter() - start)
 
 
-def vector_rate(game_name: str, players: int, n: int, seconds: float, observe: bool) -> float:
-    vec = VectorGames(game_name, players, n, seed=0, observe=observe)
-    rng = random.Random(0)
+def vector_rate(
+    game_name: str, players: int, n: int, seconds: float, observe: bool
+) -> tuple[float, float]:
+    """(steps per CPU second, steps per wall second) of :class:`VectorGames` with random actions."""
+    vec = VectorGames(game_name, players, n, seed=0)
+    rng = np.random.default_rng(0)
+    masks = np.zeros((n, vec.space.n), dtype=np.int8)
     cpu = time.process_time()
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
+        vec.masks(masks)
+        if observe:
+            vec.observations()
         vec.step(vec.random_actions(rng))
-    return vec.steps / (time.process_time() - cpu)
+    return vec.steps / (time.process_time() - cpu), vec.steps / (time.perf_counter() - start)
 
 
 def main() -> None:
@@ -52,14 +67,24 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--n", type=int, default=64, help="games stepped per call (default 64)")
     parser.add_argument("--seconds", type=float, default=5.0, help="per figure (default 5)")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds of figures (default 3)")
     args = parser.parse_args()
     label = f"{args.game} {args.players} players"
-    rate = engine_rate(args.game, args.players, args.seconds)
-    print(f"{label}, engine random playouts: {rate:,.0f} steps per CPU second")
-    rate = vector_rate(args.game, args.players, args.n, args.seconds, observe=False)
-    print(f"{label}, vector of {args.n}, masks: {rate:,.0f} steps per CPU second")
-    rate = vector_rate(args.game, args.players, args.n, args.seconds, observe=True)
-    print(f"{label}, vector of {args.n}, observations: {rate:,.0f} steps per CPU second")
+    kinds = ("engine random playouts", f"vector of {args.n}", f"vector of {args.n} + observations")
+    figures: dict[str, list[tuple[float, float]]] = {kind: [] for kind in kinds}
+    for _ in range(args.repeat):
+        figures[kinds[0]].append(engine_rate(args.game, args.players, args.seconds))
+        for kind, observe in zip(kinds[1:], (False, True), strict=True):
+            rate = vector_rate(args.game, args.players, args.n, args.seconds, observe)
+            figures[kind].append(rate)
+    for kind, rates in figures.items():
+        cpu = ", ".join(f"{c:,.0f}" for c, _ in rates)
+        wall = ", ".join(f"{w:,.0f}" for _, w in rates)
+        median = statistics.median(c for c, _ in rates)
+        print(
+            f"{label}, {kind}: steps per CPU second {cpu} (median {median:,.0f}); "
+            f"per wall second {wall}"
+        )
 
 
 if __name__ == "__main__":

@@ -2,28 +2,37 @@
 
 :class:`VectorGames` holds ``n`` games of one kind. In each game the acting seat is the lowest
 active seat (the AEC order), and one call to :meth:`VectorGames.step` plays one action index in
-every game at once. A finished game records its returns and starts again at once from the next
-seed, so every row always has a seat to act. Per row it keeps the legal action indices (a list,
-cheap to sample from), and on request the dense 0/1 masks and the observations (built from the
-acting seat's view, as in :mod:`recordroom.rl.envs`).
+every game at once: one engine action (``game.apply``) in each game, nothing else. A finished game
+records its returns and starts again at once from the next seed, so every row always has a seat to
+act.
 
-``observe=False`` skips the observation vectors, which cost more than the game step itself; a
-learner that reads observations asks for them (docs/rl.md has both figures).
+What each step computes, per game: ``game.apply`` of the chosen action, the acting seat of the new
+state (the lowest active seat), its legal actions (``game.legal_actions``) turned into indices of
+the fixed action space (a tuple, through a dict keyed by the identity of the engine's shared action
+objects), and, when the game ends, ``game.returns`` and the next game's ``new_state``. What it
+does not compute: the dense masks and the observations. :meth:`VectorGames.masks` builds the dense
+0/1 masks of all rows from those index tuples in a few numpy operations, and
+:meth:`VectorGames.observations` encodes the acting seats' views into one preallocated array, both
+only when asked (the observations cost several times the game step itself, most of it in
+``game.view``). :meth:`VectorGames.random_actions` samples one legal index per game uniformly,
+all games at once, from a numpy generator.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from recordroom.engine.game import Game
+from recordroom.engine.game import Action, Game
 from recordroom.games import load
 from recordroom.rl.envs import IllegalIndex
 from recordroom.rl.spaces import FloatArray, action_space, check_game, encoder
+
+IntArray = npt.NDArray[np.int64]
 
 
 class VectorGames:
@@ -37,11 +46,10 @@ class VectorGames:
         *,
         seed: int = 0,
         options: Mapping[str, Any] | None = None,
-        observe: bool = True,
     ) -> None:
         check_game(game, players)
-        if n < 1:
-            raise ValueError(f"VectorGames needs at least one game, got n={n}")
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise ValueError(f"VectorGames needs at least one game, got n={n!r}")
         self.game: Game = load(game)
         self.players = players
         self.n = n
@@ -49,53 +57,82 @@ class VectorGames:
         self.game.new_state(players, seed, self.options)  # refuses a bad option, naming it
         self.space = action_space(game, self.options)
         self.encoder = encoder(game, players, self.options)
-        self.observe = observe
+        self._by_id = {id(a): i for i, a in enumerate(self.space.actions)}
         self._next_seed = seed
         self.states: list[Any] = [None] * n
         self.game_seeds = [0] * n
         """The seed of each row's current game."""
-        self.seats = np.zeros(n, dtype=np.int64)
-        self.legal: list[list[int]] = [[] for _ in range(n)]
-        self.obs = np.zeros((n, self.encoder.size), dtype=np.float32)
+        self._seats = [0] * n
+        self.legal: list[tuple[int, ...]] = [()] * n
+        """Each row's legal action indices, in the engine's order."""
+        self._obs = np.zeros((n, self.encoder.size), dtype=np.float32)
+        self._obs_fresh = False
         self.finished_games = 0
         self.steps = 0
         for row in range(n):
             self._start(row)
 
+    @property
+    def seats(self) -> IntArray:
+        """The acting seat of each row."""
+        return np.array(self._seats, dtype=np.int64)
+
+    def _indices(self, legal: Sequence[Action]) -> tuple[int, ...]:
+        by_id = self._by_id
+        try:
+            # The ids of the space's own action objects (the space keeps them alive) are theirs.
+            return tuple([by_id[id(a)] for a in legal])
+        except KeyError:
+            return tuple(self.space.indices(legal))
+
     def _start(self, row: int) -> None:
-        self.states[row] = self.game.new_state(self.players, self._next_seed, self.options)
+        state = self.game.new_state(self.players, self._next_seed, self.options)
+        self.states[row] = state
         self.game_seeds[row] = self._next_seed
         self._next_seed += 1
-        self._refresh(row)
-
-    def _refresh(self, row: int) -> None:
-        state = self.states[row]
         seat = min(state.active)
-        self.seats[row] = seat
-        self.legal[row] = self.space.indices(self.game.legal_actions(state, seat))
-        if self.observe:
-            self.obs[row] = self.encoder.encode(self.game.view(state, seat))
+        self._seats[row] = seat
+        self.legal[row] = self._indices(self.game.legal_actions(state, seat))
 
-    def masks(self) -> npt.NDArray[np.int8]:
-        """The dense 0/1 action masks of the acting seats, one row per game."""
-        out = np.zeros((self.n, self.space.n), dtype=np.int8)
-        for row, legal in enumerate(self.legal):
-            out[row, legal] = 1
+    def masks(self, out: npt.NDArray[np.int8] | None = None) -> npt.NDArray[np.int8]:
+        """The dense 0/1 action masks of the acting seats, one row per game (into ``out``)."""
+        shape = (self.n, self.space.n)
+        if out is None:
+            out = np.zeros(shape, dtype=np.int8)
+        elif out.shape != shape:
+            raise ValueError(f"masks: out must have shape {shape}, got {out.shape}")
+        else:
+            out.fill(0)
+        counts = np.fromiter(map(len, self.legal), dtype=np.int64, count=self.n)
+        rows = np.repeat(np.arange(self.n), counts)
+        cols = np.fromiter(chain.from_iterable(self.legal), dtype=np.int64, count=len(rows))
+        out[rows, cols] = 1
         return out
 
     def observations(self) -> FloatArray:
-        """The acting seats' observations (``observe=True`` only), one row per game."""
-        if not self.observe:
-            raise ValueError("this VectorGames was made with observe=False")
-        return self.obs
+        """The acting seats' observations (from their views), one row per game.
 
-    def random_actions(self, rng: random.Random) -> list[int]:
-        """One uniformly random legal action index per game."""
-        return [legal[rng.randrange(len(legal))] for legal in self.legal]
+        Encoded on the first call after a step, into one array that later calls reuse (copy it
+        to keep it past the next step).
+        """
+        if not self._obs_fresh:
+            game, encode, obs = self.game, self.encoder.encode, self._obs
+            for row, state in enumerate(self.states):
+                obs[row] = encode(game.view(state, self._seats[row]))
+            self._obs_fresh = True
+        return self._obs
+
+    def random_actions(self, rng: np.random.Generator) -> IntArray:
+        """One uniformly random legal action index per game, drawn for all games at once."""
+        counts = np.fromiter(map(len, self.legal), dtype=np.int64, count=self.n)
+        picks = (rng.random(self.n) * counts).astype(np.int64).tolist()
+        return np.array(
+            [legal[p] for legal, p in zip(self.legal, picks, strict=True)], dtype=np.int64
+        )
 
     def step(
-        self, actions: Sequence[int] | npt.NDArray[np.int64]
-    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        self, actions: Sequence[int] | IntArray
+    ) -> tuple[IntArray, npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
         """Plays ``actions[row]`` for each row's acting seat.
 
         Returns the seats that acted, each row's returns (``(n, players)``, zeros unless that game
@@ -103,25 +140,40 @@ class VectorGames:
         outside a row's legal ones raises :class:`~recordroom.rl.envs.IllegalIndex` before any
         game is changed.
         """
-        if len(actions) != self.n:
-            raise IllegalIndex(f"{self.n} games need {self.n} actions, got {len(actions)}")
-        for row, index in enumerate(actions):
-            if index not in self.legal[row]:
-                raise IllegalIndex(f"game {row}: action index {index!r} is not legal now")
+        n = self.n
+        if len(actions) != n:
+            raise IllegalIndex(f"{n} games need {n} actions, got {len(actions)}")
+        given = np.asarray(actions)
+        if given.ndim != 1 or not np.issubdtype(given.dtype, np.integer):
+            raise IllegalIndex(f"actions must be {n} integer indices, got {actions!r}")
+        chosen: list[int] = given.tolist()
+        legal = self.legal
+        for row in range(n):
+            if chosen[row] not in legal[row]:
+                raise IllegalIndex(f"game {row}: action index {chosen[row]!r} is not legal now")
         game = self.game
-        acted = self.seats.copy()
-        rewards = np.zeros((self.n, self.players), dtype=np.float32)
-        done = np.zeros(self.n, dtype=np.bool_)
+        apply, legal_actions, by_id = game.apply, game.legal_actions, self._by_id
         table = self.space.actions
-        for row, index in enumerate(actions):
-            state = game.apply(self.states[row], int(acted[row]), table[index])
-            self.states[row] = state
-            if state.active:
-                self._refresh(row)
+        states, seats = self.states, self._seats
+        acted = np.array(seats, dtype=np.int64)
+        rewards = np.zeros((n, self.players), dtype=np.float32)
+        done = np.zeros(n, dtype=np.bool_)
+        for row in range(n):
+            state = apply(states[row], seats[row], table[chosen[row]])
+            active = state.active
+            if active:
+                states[row] = state
+                seat = seats[row] = min(active)
+                now = legal_actions(state, seat)
+                try:
+                    legal[row] = tuple([by_id[id(a)] for a in now])
+                except KeyError:
+                    legal[row] = tuple(self.space.indices(now))
             else:
                 rewards[row] = game.returns(state)
                 done[row] = True
                 self.finished_games += 1
                 self._start(row)
-        self.steps += self.n
+        self.steps += n
+        self._obs_fresh = False
         return acted, rewards, done
