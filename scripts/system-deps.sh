@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages named as arguments when they are missing (CI starts from a fresh
-# machine): `make test` asks for chromium, which the browser tests drive. The real music of the
+# machine): `make test` asks for chromium, which the browser tests drive, and redis-server, which
+# the Redis store's tests start on a free port. The real music of the
 # library tests is fetched separately, by scripts/test-music.sh.
 set -euo pipefail
 needed=()

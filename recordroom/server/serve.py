@@ -3,7 +3,9 @@
 By default the server listens on every address of this machine, port 8000, so that phones on the
 same network can join: the join address printed (and its QR code) uses this machine's address on
 the local network. To keep it to this machine only, use ``--host 127.0.0.1``. Rooms are kept in
-``./data`` (one SQLite file).
+``./data`` (one SQLite file); ``--store sqlite:PATH`` names another SQLite file, and
+``--store redis://HOST:PORT/DB`` keeps them in Redis, which several server processes can share
+(docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -14,6 +16,10 @@ import os
 import socket
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from recordroom.server.store import Store
 
 DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 8000
@@ -39,6 +45,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="port to listen on")
     parser.add_argument(
         "--data-dir", type=Path, default=Path("data"), help="folder of the rooms database"
+    )
+    parser.add_argument(
+        "--store",
+        metavar="WHERE",
+        help="where rooms are kept: sqlite:PATH (one SQLite file) or redis://HOST:PORT/DB "
+        "(shared by several server processes); default: the SQLite file in --data-dir",
     )
     parser.add_argument(
         "--bot-delay", type=float, default=0.8, help="seconds a bot waits before it moves"
@@ -126,12 +138,13 @@ def qr_text(url: str) -> str:
     return out.getvalue()
 
 
-def banner(url: str, data_dir: Path, with_qr: bool) -> str:
-    """What the terminal shows when the server starts."""
+def banner(url: str, data_dir: Path, with_qr: bool, kept_in: str | None = None) -> str:
+    """What the terminal shows when the server starts (``kept_in``: a store other than SQLite
+    in the data folder)."""
     lines = [
         "Record Room is serving.",
         f"  Open on the table screen and on phones: {url}",
-        f"  Rooms are kept in: {data_dir / 'recordroom.sqlite3'}",
+        f"  Rooms are kept in: {kept_in or data_dir / 'recordroom.sqlite3'}",
     ]
     if url.startswith(("http://127.", "http://[::1]", "http://localhost")):
         lines.append("  (only this machine can reach it; leave out --host 127.0.0.1 for phones)")
@@ -161,14 +174,38 @@ def use_learned(path: Path) -> bool:
     return True
 
 
+class StoreError(Exception):
+    """A ``--store`` that names nothing usable, or a store that cannot be reached."""
+
+
+def open_store(where: str) -> tuple[Store, str]:
+    """The store ``--store`` names, and how the banner tells it; raises StoreError."""
+    if where.startswith("sqlite:"):
+        from recordroom.server.store import SqliteStore
+
+        path = Path(where.removeprefix("sqlite:"))
+        if not path.name:
+            raise StoreError("sqlite: needs the path of a file (sqlite:rooms.sqlite3)")
+        try:
+            return SqliteStore(path), str(path)
+        except OSError as error:
+            raise StoreError(f"cannot open {path}: {error}") from error
+    if where.startswith(("redis://", "rediss://", "unix://")):
+        from recordroom.server.redis_store import RedisStore, StoreUnavailable
+
+        try:
+            store = RedisStore.from_url(where)
+        except StoreUnavailable as error:
+            raise StoreError(str(error)) from error
+        return store, store.where
+    raise StoreError("not a store: give sqlite:PATH or redis://HOST:PORT/DB")
+
+
 def run(args: argparse.Namespace) -> int:
-    """Starts the server and blocks until it is stopped."""
-    import uvicorn
+    """Starts the server and blocks until it is stopped.
 
-    from recordroom.media.packs import PackError
-    from recordroom.server.app import Settings, create_app
-    from recordroom.server.guard import KEEP_ALIVE_TIMEOUT, GuardedHttp, quiet_logs
-
+    Exit codes: 2 for a bad option, 3 for a store that cannot be opened or reached.
+    """
     for folder in args.music:
         if not folder.is_dir():
             sys.stderr.write(f"recordroom serve: error: --music {folder}: no such folder\n")
@@ -176,6 +213,28 @@ def run(args: argparse.Namespace) -> int:
     if args.learned is not None and not use_learned(args.learned):
         return 2
     url = join_url(args.host, args.port)
+    store: Store | None = None
+    kept_in: str | None = None
+    if args.store is not None:
+        try:
+            store, kept_in = open_store(args.store)
+        except StoreError as error:
+            sys.stderr.write(f"recordroom serve: error: --store {args.store}: {error}\n")
+            return 3
+    try:
+        return _serve(args, url, store, kept_in)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _serve(args: argparse.Namespace, url: str, store: Store | None, kept_in: str | None) -> int:
+    import uvicorn
+
+    from recordroom.media.packs import PackError
+    from recordroom.server.app import Settings, create_app
+    from recordroom.server.guard import KEEP_ALIVE_TIMEOUT, GuardedHttp, quiet_logs
+
     try:
         app = create_app(
             Settings(
@@ -188,12 +247,13 @@ def run(args: argparse.Namespace) -> int:
                 open_after=args.open_after,
                 finished_age=args.keep_days * 24 * 3600.0,
                 max_rooms=args.max_rooms,
+                store=store,
             )
         )
     except PackError as error:
         sys.stderr.write(f"recordroom serve: error: --sleeves {args.sleeves}: {error}\n")
         return 2
-    sys.stdout.write(banner(url, args.data_dir, not args.no_qr))
+    sys.stdout.write(banner(url, args.data_dir, not args.no_qr, kept_in))
     sys.stdout.flush()
     config = uvicorn.Config(
         app,
