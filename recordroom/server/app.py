@@ -26,7 +26,7 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
-from recordroom import games, i18n
+from recordroom import games
 from recordroom.engine.game import Game, JSONDict, Seat
 from recordroom.engine.playout import replay
 from recordroom.media.booklet import render_booklet_html, render_booklet_pdf
@@ -34,7 +34,7 @@ from recordroom.media.mosaic import MosaicError, evening_of, render_mosaic_png
 from recordroom.media.packs import load_sleeve_set
 from recordroom.server.codes import normalise_code
 from recordroom.server.docs_page import DOCS_HTML
-from recordroom.server.errors import ServerError
+from recordroom.server.errors import CloseCode, ServerError
 from recordroom.server.hub import Hub, game_summary
 from recordroom.server.music import Jukebox, Senses
 from recordroom.server.pages import Pages
@@ -121,13 +121,6 @@ class Settings:
 
 _client_message: TypeAdapter[ActMessage | Any] = TypeAdapter(ClientMessage)
 
-# Close codes of the WebSocket (4000-4999 are the application's own).
-CLOSE_KICKED = 4000
-CLOSE_BAD_TOKEN = 4403
-CLOSE_NOT_FOUND = 4404
-CLOSE_RATE_LIMITED = 4429
-CLOSE_SLOW_READER = 1008
-"""A client that stopped reading its messages (policy violation)."""
 MAX_QUEUED_BYTES = 2 * 1024 * 1024
 """Unsent bytes a client may have waiting before it is dropped."""
 MAX_QUEUED_MESSAGES = 500
@@ -145,15 +138,8 @@ MAX_JSON_DEPTH = 16
 """Error messages are cut to this many characters: they never echo what was sent."""
 
 
-def _error_response(code: str, message: str, status: int, lang: str = i18n.DEFAULT) -> JSONResponse:
-    text = i18n.error_message(lang, code, message)
-    return JSONResponse(ErrorOut(code=code, message=text).model_dump(), status_code=status)
-
-
-def _lang_of(request: Request | WebSocket) -> str:
-    """The receiver's language: ``?lang=`` if it names one of ours, else ``Accept-Language``."""
-    asked = i18n.supported(request.query_params.get("lang"))
-    return asked or i18n.negotiate(request.headers.get("accept-language"))
+def _error_response(code: str, message: str, status: int) -> JSONResponse:
+    return JSONResponse(ErrorOut(code=code, message=message).model_dump(), status_code=status)
 
 
 def _client_id(host: Any) -> str:
@@ -192,7 +178,7 @@ class Connection:
 
     A message is serialised once, when it is queued. A client that lets more than
     ``MAX_QUEUED_BYTES`` (or ``MAX_QUEUED_MESSAGES``) pile up unread is dropped with close code
-    1008 (``CLOSE_SLOW_READER``): what is queued is thrown away, so it costs the server no more.
+    1008 (``CloseCode.SLOW_READER``): what is queued is thrown away, so it costs the server no more.
     """
 
     def __init__(self, websocket: WebSocket, role: Role, seat: Seat | None) -> None:
@@ -202,8 +188,6 @@ class Connection:
         self.queue: asyncio.Queue[tuple[str | None, int | None]] = asyncio.Queue()
         self.queued_bytes = 0
         self.dropped = False
-        self.lang = i18n.DEFAULT
-        """The language this client reads its error messages in (``?lang=`` of the socket)."""
 
     def send(self, message: JSONDict) -> None:
         """Queues a message (dropped clients get nothing more)."""
@@ -228,15 +212,14 @@ class Connection:
         while not self.queue.empty():
             self.queue.get_nowait()
         self.queued_bytes = 0
-        self.queue.put_nowait((None, CLOSE_SLOW_READER))
+        self.queue.put_nowait((None, CloseCode.SLOW_READER))
 
     def close(self, code: str, message: str) -> None:
         """Queues an error, then the end of the connection."""
-        text = i18n.error_message(self.lang, code, message)
-        self.send(ErrorMessage(code=code, message=text).model_dump())
+        self.send(ErrorMessage(code=code, message=message).model_dump())
         if not self.dropped:
             self.dropped = True
-            self.queue.put_nowait((None, CLOSE_KICKED))
+            self.queue.put_nowait((None, CloseCode.KICKED))
 
     async def pump(self) -> None:
         """Sends queued messages until the connection ends."""
@@ -388,14 +371,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(ServerError)
     async def server_error(request: Request, error: ServerError) -> JSONResponse:
-        return _error_response(error.code, error.message, error.status, _lang_of(request))
+        return _error_response(error.code, error.message, error.status)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()
         )
-        return _error_response(ErrorCode.REQUEST_INVALID, problems, 422, _lang_of(request))
+        return _error_response(ErrorCode.REQUEST_INVALID, problems, 422)
 
     errors: dict[int | str, dict[str, Any]] = {
         status: {"model": ErrorOut} for status in (403, 404, 409, 413, 422, 429, 503)
@@ -692,25 +675,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """One client of a room: state messages out, actions in (see docs/protocol.md)."""
         await websocket.accept()
         hub: Hub = websocket.app.state.hub
-        lang = _lang_of(websocket)
 
         async def refuse(code: str, message: str, close_code: int) -> None:
-            text = i18n.error_message(lang, code, message)
-            await websocket.send_text(ErrorMessage(code=code, message=text).model_dump_json())
+            await websocket.send_text(ErrorMessage(code=code, message=message).model_dump_json())
             await websocket.close(code=close_code)
 
         if not lookups.allow(_client_id(websocket.client)):
-            await refuse(ErrorCode.RATE_LIMITED, "too many requests; wait a minute", 4429)
+            await refuse(
+                ErrorCode.RATE_LIMITED, "too many requests; wait a minute", CloseCode.RATE_LIMITED
+            )
             return
         try:
             room = hub.get(code)
             role, seat = room.role_of(token)
         except ServerError as error:
-            close = CLOSE_NOT_FOUND if error.status == 404 else CLOSE_BAD_TOKEN
+            close = CloseCode.NOT_FOUND if error.status == 404 else CloseCode.BAD_TOKEN
             await refuse(error.code, error.message, close)
             return
         connection = Connection(websocket, role, seat)
-        connection.lang = lang
         pump = asyncio.create_task(connection.pump())
         room.connect(connection)
         try:
@@ -740,18 +722,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if room is not None and room.game_name == "records":
             folder = "records"
         return FileResponse(WEB_DIR / folder / page)
-
-    @app.get("/i18n/{lang}.json", include_in_schema=False)
-    async def catalogue(lang: str) -> JSONResponse:
-        if lang not in i18n.LANGUAGES:
-            raise ServerError(ErrorCode.REQUEST_INVALID, "no catalogue for that language", 404)
-        return JSONResponse(i18n.catalogue(lang), headers={"Cache-Control": "no-cache"})
-
-    @app.get("/how-to-play/{game}", include_in_schema=False)
-    async def how_to_play(game: str) -> FileResponse:
-        if game not in ("disc-cover", "records"):
-            raise ServerError(ErrorCode.GAME_UNKNOWN, "no such game", 404)
-        return FileResponse(WEB_DIR / "rules" / f"{game}.html")
 
     @app.get("/table", include_in_schema=False)
     async def table_page(room: str | None = None) -> FileResponse:
@@ -808,7 +778,6 @@ async def _handle(room: Room, connection: Connection, text: str, max_bytes: int)
     def refuse(code: str, message: str) -> None:
         # Never more than a short sentence back, whatever was sent (a reader that does not read
         # must not be able to make its own error replies pile up).
-        message = i18n.error_message(connection.lang, code, message)
         short = message if len(message) <= MAX_ERROR_TEXT else message[: MAX_ERROR_TEXT - 1] + "…"
         connection.send(ErrorMessage(code=code, message=short).model_dump())
 

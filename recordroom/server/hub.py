@@ -434,7 +434,7 @@ class Hub:
         """Refuses a bot level the room's game does not offer."""
         if level is not None and level not in room.game.info.agent_kinds:
             raise ServerError(
-                "bot/level", f"{room.game.info.title} has no {level!r} bots", status=422
+                ErrorCode.BOT_LEVEL, f"{room.game.info.title} has no {level!r} bots", status=422
             )
 
     def agent(self, room: Room, seat: Seat) -> Agent:
@@ -498,7 +498,9 @@ def _check_options(game: Game, options: JSONDict) -> None:
             first = first or error
             continue
         except (TypeError, ValueError, KeyError) as error:
-            raise ServerError("options/invalid", f"options not understood: {error}", 422) from error
+            raise ServerError(
+                ErrorCode.OPTIONS_INVALID, f"options not understood: {error}", 422
+            ) from error
         return
     if first is not None:
         raise ServerError(first.code, str(first), 422)

@@ -1,8 +1,8 @@
 """The wire protocol: every HTTP body and WebSocket message, as pydantic models.
 
 docs/protocol.md describes each with examples; the OpenAPI page (``/docs``) shows the HTTP ones.
-Every refusal, over HTTP or WebSocket, carries a stable ``code`` (see :class:`ErrorCode`) and a
-message for people.
+Every refusal, over HTTP or WebSocket, carries a stable ``code`` (a member of
+:class:`recordroom.engine.errors.Code`) and a message for people.
 """
 
 from __future__ import annotations
@@ -11,39 +11,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from recordroom.engine.errors import Code
 
-class ErrorCode:
-    """The stable error codes of the server (the engine's own codes are passed on unchanged)."""
-
-    MESSAGE_MALFORMED = "message/malformed"
-    MESSAGE_UNKNOWN_TYPE = "message/unknown_type"
-    MESSAGE_TOO_LARGE = "message/too_large"
-    REQUEST_INVALID = "request/invalid"
-    ROOM_NOT_FOUND = "room/not_found"
-    ROOM_STARTED = "room/started"
-    ROOM_NOT_STARTED = "room/not_started"
-    ROOM_FULL = "room/full"
-    ROOM_PLAYERS = "room/players"
-    ROOM_NOT_OVER = "room/not_over"
-    GAME_UNKNOWN = "game/unknown"
-    SEAT_NOT_FOUND = "seat/not_found"
-    SEAT_NOT_HELD = "seat/not_held"
-    SEAT_BOT = "seat/bot"
-    SEAT_KICKED = "seat/kicked"
-    AUTH_BAD_TOKEN = "auth/bad_token"
-    AUTH_HOST_ONLY = "auth/host_only"
-    ACTION_STALE = "action/stale"
-    RATE_LIMITED = "rate/limited"
-    SERVER_STORE = "server/store"
-    ROOM_LIMIT = "room/limit"
-    REQUEST_TOO_LARGE = "request/too_large"
-    MUSIC_INVALID = "music/invalid"
-    MUSIC_NOT_FOUND = "music/not_found"
-    SLEEVE_NOT_FOUND = "sleeve/not_found"
-    MESSAGE_INVALID = "message/invalid"
-    TURN_NOT_OPEN = "turn/not_open"
-    TURN_TIMED_OUT = "turn/timed_out"
-    SEAT_NOT_BOT = "seat/not_bot"
+ErrorCode = Code
+"""The server's name for :class:`recordroom.engine.errors.Code`, the one vocabulary of codes."""
 
 
 class Model(BaseModel):
@@ -58,7 +29,7 @@ class Model(BaseModel):
 class ErrorOut(Model):
     """A refusal: a stable code and a message for people."""
 
-    code: str = Field(examples=["room/not_found"])
+    code: str = Field(examples=[Code.ROOM_NOT_FOUND])
     message: str = Field(examples=["no room with code ABCD"])
 
 

@@ -439,7 +439,9 @@ class Room:
             raise ServerError(error.code, str(error), 422) from error
         except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:
             # A game that did not anticipate some shape of input; the state is unchanged.
-            raise ServerError("action/malformed", f"not an action of this game: {error}") from error
+            raise ServerError(
+                ErrorCode.ACTION_MALFORMED, f"not an action of this game: {error}"
+            ) from error
         self._next = state
 
     async def _land(self, seat: Seat, action: Action) -> None:

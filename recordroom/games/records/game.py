@@ -21,6 +21,7 @@ from typing import Any
 from recordroom.engine.agents import Agent, RandomAgent
 from recordroom.engine.errors import (
     BadOptions,
+    Code,
     GameOver,
     IllegalAction,
     MalformedAction,
@@ -46,19 +47,19 @@ UNDOABLE = frozenset({"round", "solo"})
 class UndoRefused(IllegalAction):
     """An undo with nothing to take back: outside a round's marking, or no undo left."""
 
-    code = "mark/undo_refused"
+    code = Code.MARK_UNDO_REFUSED
 
 
 class DoneRefused(IllegalAction):
     """A ``done`` outside a round's marking, or while the seat still has something to mark."""
 
-    code = "mark/done_refused"
+    code = Code.MARK_DONE_REFUSED
 
 
 class AlreadyDone(NotYourTurn):
     """The seat has ended its marking; the step waits for the others."""
 
-    code = "mark/already_done"
+    code = Code.MARK_ALREADY_DONE
 
 
 def _options(options: Mapping[str, Any] | None) -> dict[str, Any]:
