@@ -26,7 +26,7 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
-from recordroom import games
+from recordroom import games, i18n
 from recordroom.engine.game import Game, JSONDict, Seat
 from recordroom.engine.playout import replay
 from recordroom.media.booklet import render_booklet_html, render_booklet_pdf
@@ -138,8 +138,15 @@ MAX_JSON_DEPTH = 16
 """Error messages are cut to this many characters: they never echo what was sent."""
 
 
-def _error_response(code: str, message: str, status: int) -> JSONResponse:
-    return JSONResponse(ErrorOut(code=code, message=message).model_dump(), status_code=status)
+def _error_response(code: str, message: str, status: int, lang: str = i18n.DEFAULT) -> JSONResponse:
+    text = i18n.error_message(lang, code, message)
+    return JSONResponse(ErrorOut(code=code, message=text).model_dump(), status_code=status)
+
+
+def _lang_of(request: Request | WebSocket) -> str:
+    """The receiver's language: ``?lang=`` if it names one of ours, else ``Accept-Language``."""
+    asked = i18n.supported(request.query_params.get("lang"))
+    return asked or i18n.negotiate(request.headers.get("accept-language"))
 
 
 def _client_id(host: Any) -> str:
@@ -188,6 +195,8 @@ class Connection:
         self.queue: asyncio.Queue[tuple[str | None, int | None]] = asyncio.Queue()
         self.queued_bytes = 0
         self.dropped = False
+        self.lang = i18n.DEFAULT
+        """The language this client reads its error messages in (``?lang=`` of the socket)."""
 
     def send(self, message: JSONDict) -> None:
         """Queues a message (dropped clients get nothing more)."""
@@ -216,7 +225,8 @@ class Connection:
 
     def close(self, code: str, message: str) -> None:
         """Queues an error, then the end of the connection."""
-        self.send(ErrorMessage(code=code, message=message).model_dump())
+        text = i18n.error_message(self.lang, code, message)
+        self.send(ErrorMessage(code=code, message=text).model_dump())
         if not self.dropped:
             self.dropped = True
             self.queue.put_nowait((None, CloseCode.KICKED))
@@ -371,14 +381,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(ServerError)
     async def server_error(request: Request, error: ServerError) -> JSONResponse:
-        return _error_response(error.code, error.message, error.status)
+        return _error_response(error.code, error.message, error.status, _lang_of(request))
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()
         )
-        return _error_response(ErrorCode.REQUEST_INVALID, problems, 422)
+        return _error_response(ErrorCode.REQUEST_INVALID, problems, 422, _lang_of(request))
 
     errors: dict[int | str, dict[str, Any]] = {
         status: {"model": ErrorOut} for status in (403, 404, 409, 413, 422, 429, 503)
@@ -675,9 +685,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """One client of a room: state messages out, actions in (see docs/protocol.md)."""
         await websocket.accept()
         hub: Hub = websocket.app.state.hub
+        lang = _lang_of(websocket)
 
         async def refuse(code: str, message: str, close_code: int) -> None:
-            await websocket.send_text(ErrorMessage(code=code, message=message).model_dump_json())
+            text = i18n.error_message(lang, code, message)
+            await websocket.send_text(ErrorMessage(code=code, message=text).model_dump_json())
             await websocket.close(code=close_code)
 
         if not lookups.allow(_client_id(websocket.client)):
@@ -693,6 +705,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await refuse(error.code, error.message, close)
             return
         connection = Connection(websocket, role, seat)
+        connection.lang = lang
         pump = asyncio.create_task(connection.pump())
         room.connect(connection)
         try:
@@ -722,6 +735,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if room is not None and room.game_name == "records":
             folder = "records"
         return FileResponse(WEB_DIR / folder / page)
+
+    @app.get("/i18n/{lang}.json", include_in_schema=False)
+    async def catalogue(lang: str) -> JSONResponse:
+        if lang not in i18n.LANGUAGES:
+            raise ServerError(ErrorCode.REQUEST_INVALID, "no catalogue for that language", 404)
+        return JSONResponse(i18n.catalogue(lang), headers={"Cache-Control": "no-cache"})
+
+    @app.get("/how-to-play/{game}", include_in_schema=False)
+    async def how_to_play(game: str) -> FileResponse:
+        if game not in ("disc-cover", "records"):
+            raise ServerError(ErrorCode.GAME_UNKNOWN, "no such game", 404)
+        return FileResponse(WEB_DIR / "rules" / f"{game}.html")
 
     @app.get("/table", include_in_schema=False)
     async def table_page(room: str | None = None) -> FileResponse:
@@ -778,6 +803,7 @@ async def _handle(room: Room, connection: Connection, text: str, max_bytes: int)
     def refuse(code: str, message: str) -> None:
         # Never more than a short sentence back, whatever was sent (a reader that does not read
         # must not be able to make its own error replies pile up).
+        message = i18n.error_message(connection.lang, code, message)
         short = message if len(message) <= MAX_ERROR_TEXT else message[: MAX_ERROR_TEXT - 1] + "…"
         connection.send(ErrorMessage(code=code, message=short).model_dump())
 
