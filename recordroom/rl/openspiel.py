@@ -3,8 +3,13 @@
 ``openspiel_game("records", 2)`` (or ``pyspiel.load_game("python_recordroom_records",
 {"players": 2})`` once this module is imported) gives a ``pyspiel.Game``:
 
-- the first node is a chance node that draws the seed of the deal, one of ``DEALS`` (1,000)
-  equally likely seeds; every later shuffle comes from that seed's generator, inside the engine;
+- chance nodes draw whatever the engine draws: the first one the seed of the deal (one of
+  ``DEALS``, 1,000, equally likely seeds), and a later one before every move that draws from a
+  hidden pile (see :func:`_draws`): Disc Cover's four sleeves of a new turn and its tie-break
+  draw, Records' cards and goals drawn from the deck and the goal deck and each reshuffled discard
+  pile. Such a node's outcome, again one of ``DEALS`` equally likely seeds, reshuffles the
+  undealt part of the piles (which no seat has seen) and seeds the engine's generator, then the
+  move is applied: the draw is made at that node, not at the deal (see :func:`_redraw`);
 - a node where two or more seats must choose (a vote, a draft pick, a goal claim) is a
   simultaneous node; a seat with nothing to do there has the single action ``wait``; a node where
   one seat acts is a plain node of that player (Records solo has only those, so its game type is
@@ -21,7 +26,8 @@ Bad input: an unknown game, player count or option raises ``BadOptions`` naming 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -32,7 +38,7 @@ from recordroom.rl.envs import SeatGame
 from recordroom.rl.spaces import check_game
 
 DEALS = 1000
-"""How many deal seeds the opening chance node draws from."""
+"""How many equally likely seeds a chance node draws from (the deal, and every later draw)."""
 
 NAMES = {"disc-cover": "python_recordroom_disc_cover", "records": "python_recordroom_records"}
 _DEFAULTS: dict[str, dict[str, Any]] = {
@@ -88,7 +94,8 @@ class RecordRoomGame(pyspiel.Game):  # type: ignore[misc]
                 min_utility=0.0,
                 max_utility=1.0,
                 utility_sum=None,
-                max_game_length=table.game.max_decisions(players, table.options) + 1,
+                # every move may be preceded by a chance node (a draw), and the deal comes first
+                max_game_length=2 * table.game.max_decisions(players, table.options) + 1,
             ),
             merged,
         )
@@ -141,6 +148,8 @@ class RecordRoomState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._shared_table = _Shared(game.table)
         self._engine = _Shared(None)
+        self._waiting = _Shared(None)
+        """A move that draws from a hidden pile: (state before it, its (seat, index) pairs)."""
         self.own_actions: tuple[tuple[int, ...], ...] = ((),) * game.table.players
 
     @property
@@ -159,7 +168,7 @@ class RecordRoomState(pyspiel.State):  # type: ignore[misc]
 
     def current_player(self) -> int:
         """CHANCE before the deal, TERMINAL once over, SIMULTANEOUS when 2+ seats must act."""
-        if self.engine_state is None:
+        if self.engine_state is None or self._waiting.value is not None:
             return int(pyspiel.PlayerId.CHANCE)
         active = self.engine_state.active
         if not active:
@@ -176,7 +185,7 @@ class RecordRoomState(pyspiel.State):  # type: ignore[misc]
         return sorted(table.space.indices(legal))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The deal seeds, equally likely."""
+        """The seeds of the deal or of the draw, equally likely."""
         return [(seed, 1.0 / DEALS) for seed in range(DEALS)]
 
     def _apply_action(self, action: int) -> None:
@@ -184,31 +193,46 @@ class RecordRoomState(pyspiel.State):  # type: ignore[misc]
         if self.engine_state is None:
             self.engine_state = table.game.new_state(table.players, int(action), table.options)
             return
-        seat = min(self.engine_state.active)
-        self._play(seat, int(action))
+        waiting = self._waiting.value
+        if waiting is not None:
+            before, moves = waiting
+            self._waiting = _Shared(None)
+            self.engine_state = _play(table, _redraw(table, before, int(action)), moves)
+            return
+        self._move(((min(self.engine_state.active), int(action)),))
 
     def _apply_actions(self, actions: list[int]) -> None:
-        active = sorted(self.engine_state.active)
-        for seat in active:
-            self._play(seat, int(actions[seat]))
+        self._move(tuple((seat, int(actions[seat])) for seat in sorted(self.engine_state.active)))
 
-    def _play(self, seat: int, index: int) -> None:
+    def _move(self, moves: tuple[tuple[int, int], ...]) -> None:
+        """Plays the moves, or, when they draw from a hidden pile, waits for the draw's node."""
         table = self._table
-        self.engine_state = table.game.apply(self.engine_state, seat, table.space.actions[index])
+        before = self.engine_state
+        after = _play(table, before, moves)
+        if _draws(table.game.info.name, before, after):
+            self._waiting = _Shared((before, moves))
+        else:
+            self.engine_state = after
         own = list(self.own_actions)
-        own[seat] = (*own[seat], index)
+        for seat, index in moves:
+            own[seat] = (*own[seat], index)
         self.own_actions = tuple(own)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal seed {action}"
+            what = "deal" if self.engine_state is None else "draw"
+            return f"{what} seed {action}"
         if action == self._table.wait:
             return "wait"
         return json.dumps(self._table.space.actions[action], sort_keys=True)
 
     def is_terminal(self) -> bool:
         """The game is over."""
-        return self.engine_state is not None and not self.engine_state.active
+        return (
+            self.engine_state is not None
+            and self._waiting.value is None
+            and not self.engine_state.active
+        )
 
     def returns(self) -> list[float]:
         """The contract's returns (zeros until over)."""
@@ -226,6 +250,49 @@ class RecordRoomState(pyspiel.State):  # type: ignore[misc]
         if self.engine_state is None:
             return "before the deal"
         return str(self._table.game.dumps(self.engine_state))
+
+
+def _play(table: SeatGame, state: Any, moves: Sequence[tuple[int, int]]) -> Any:
+    """The engine state after each (seat, action index) in turn."""
+    for seat, index in moves:
+        state = table.game.apply(state, seat, table.space.actions[index])
+    return state
+
+
+def _draws(game: str, before: Any, after: Any) -> bool:
+    """Whether going from ``before`` to ``after`` drew from a pile no seat has seen.
+
+    The engine's generator moved (Records: a discard pile reshuffled; Disc Cover: a tie drawn), or
+    cards were taken from a deck: Disc Cover's next turn is dealt its four sleeves (not after the
+    last turn), Records' deck or goal deck shrank.
+    """
+    if before.rng != after.rng:
+        return True
+    if game == "disc-cover":
+        return bool(after.turn != before.turn and after.active)
+    return len(after.deck) < len(before.deck) or len(after.goal_deck) < len(before.goal_deck)
+
+
+def _redraw(table: SeatGame, state: Any, seed: int) -> Any:
+    """``state`` with its unseen piles reshuffled and its generator seeded by ``seed``.
+
+    Only what no seat has seen changes (``test_a_draw_changes_no_view`` holds it): the order of
+    the cards not yet dealt (Disc Cover: the deck after this turn's four sleeves; Records: the
+    deck and the goal deck) and the generator the engine shuffles discard piles and draws ties
+    with. The state goes through the engine's own ``dumps``/``loads``.
+    """
+    data = json.loads(table.game.dumps(state))
+    rng = random.Random(seed)
+    if table.game.info.name == "disc-cover":
+        dealt = 4 * (data["turn"] + 1)
+        rest = data["deck"][dealt:]
+        rng.shuffle(rest)
+        data["deck"][dealt:] = rest
+    else:
+        rng.shuffle(data["deck"])
+        rng.shuffle(data["goal_deck"])
+    data["rng"] = rng.getrandbits(63)
+    return table.game.loads(json.dumps(data))
 
 
 class RecordRoomObserver:

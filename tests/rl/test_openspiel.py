@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pyspiel
 import pytest
@@ -10,6 +12,7 @@ from open_spiel.python.algorithms import mcts
 from recordroom.engine import BadOptions
 from recordroom.rl import openspiel_game
 from recordroom.rl.envs import SeatGame
+from recordroom.rl.openspiel import DEALS, _redraw
 
 
 @pytest.mark.parametrize(
@@ -60,6 +63,64 @@ def test_nodes_tensors_and_returns_follow_the_engine() -> None:
     assert state.observation_string(0) != state.observation_string(1)
 
 
+def _random_play(game_name: str, players: int, seed: int) -> list[tuple[Any, Any]]:
+    """Plays one game at random; returns, at each draw's chance node, (node, its state before)."""
+    game = openspiel_game(game_name, players)
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    draws = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            if state.engine_state is not None:
+                draws.append((state.clone(), state.engine_state))
+            state.apply_action(int(rng.integers(DEALS)))
+        elif state.current_player() == pyspiel.PlayerId.SIMULTANEOUS:
+            state.apply_actions([int(rng.choice(state.legal_actions(p))) for p in range(players)])
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return draws
+
+
+@pytest.mark.parametrize(("game", "players"), [("disc-cover", 4), ("records", 2), ("records", 1)])
+def test_every_draw_is_a_chance_node_that_changes_no_view(game: str, players: int) -> None:
+    """A chance node comes before every move that draws from an unseen pile; its outcome reorders
+    only what nobody has seen (every view is unchanged), the move then draws from it."""
+    draws = _random_play(game, players, 3)
+    if game == "disc-cover":
+        assert len(draws) >= 8  # the sleeves of turns 2 to 9 (the deal made turn 1's)
+    else:
+        assert len(draws) >= 2  # at least the hands of week 1 or the solo turns, after the deal
+    for node, before in draws:
+        assert node.is_chance_node() and not node.is_terminal()
+        assert node.chance_outcomes() == [(seed, 1.0 / DEALS) for seed in range(DEALS)]
+        table = node.get_game().table
+        engine = table.game
+        outcomes = []
+        for seed in (0, 1, 2, 3):
+            redrawn = _redraw(table, before, seed)
+            for seat in (None, *range(players)):
+                assert engine.view(redrawn, seat) == engine.view(before, seat)
+            child = node.clone()
+            child.apply_action(seed)
+            assert not child.is_chance_node() or child.engine_state is None
+            assert child.engine_state.active or child.is_terminal()
+            outcomes.append(engine.dumps(child.engine_state))
+        assert len(set(outcomes)) > 1, "the outcome of a draw decides what is drawn"
+
+
+def test_a_draw_then_the_move_is_the_engine_move_on_the_redrawn_state() -> None:
+    node, before = _random_play("records", 2, 5)[0]
+    waiting = node._waiting.value
+    assert waiting is not None and waiting[0] is before
+    table = node.get_game().table
+    expected = _redraw(table, before, 17)
+    for seat, index in waiting[1]:
+        expected = table.game.apply(expected, seat, table.space.actions[index])
+    node.apply_action(17)
+    assert table.game.dumps(node.engine_state) == table.game.dumps(expected)
+    assert node.history_str().split(", ")[-1] == "17"
+
+
 def test_openspiel_mcts_plays_records_solo() -> None:
     game = openspiel_game("records", 1)
     bot = mcts.MCTSBot(
@@ -71,10 +132,15 @@ def test_openspiel_mcts_plays_records_solo() -> None:
     )
     state = game.new_initial_state()
     state.apply_action(3)
-    for _ in range(5):
+    played = 0
+    while played < 5:
+        if state.is_chance_node():  # a draw: MCTS samples these in its search, the table deals
+            state.apply_action(played)
+            continue
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
+        played += 1
 
 
 def test_bad_setups_name_the_problem() -> None:
@@ -97,7 +163,12 @@ def test_turn_based_conversion_runs_mcts_on_disc_cover() -> None:
     )
     state = game.new_initial_state()
     state.apply_action(5)
-    for _ in range(4):
+    played = 0
+    while played < 12:  # past the first turn's vote, into the next turn's draw
+        if state.is_chance_node():
+            state.apply_action(played)
+            continue
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
+        played += 1
