@@ -43,6 +43,7 @@ from recordroom.rl.spaces import (
     MaskArray,
     action_space,
     check_game,
+    check_options,
     encoder,
 )
 
@@ -79,8 +80,7 @@ class SeatGame:
         self.game: Game = load(game)
         self.players = players
         self.options = dict(options or {})
-        # Refuses a bad option at once, naming it (the game's own check).
-        self.game.new_state(players, 0, self.options)
+        check_options(game, players, self.options)  # refuses a bad option at once, naming it
         self.space: ActionSpace = action_space(game, self.options)
         self.wait = self.space.n
         self.n_actions = self.space.n + 1

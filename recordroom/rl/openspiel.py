@@ -34,7 +34,7 @@ import numpy as np
 import pyspiel
 
 from recordroom.engine.errors import BadOptions
-from recordroom.rl.envs import SeatGame
+from recordroom.rl.envs import IllegalIndex, SeatGame
 from recordroom.rl.spaces import check_game
 
 DEALS = 1000
@@ -190,6 +190,11 @@ class RecordRoomState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         table = self._table
+        if self.current_player() == pyspiel.PlayerId.CHANCE:
+            if not 0 <= action < DEALS:
+                raise IllegalIndex(f"chance outcome {action!r} is outside 0..{DEALS - 1}")
+        else:
+            self._check(self.current_player(), action)
         if self.engine_state is None:
             self.engine_state = table.game.new_state(table.players, int(action), table.options)
             return
@@ -202,7 +207,23 @@ class RecordRoomState(pyspiel.State):  # type: ignore[misc]
         self._move(((min(self.engine_state.active), int(action)),))
 
     def _apply_actions(self, actions: list[int]) -> None:
+        players = self._table.players
+        if len(actions) != players:
+            raise IllegalIndex(f"{players} players need {players} actions, got {len(actions)}")
+        for player, action in enumerate(actions):
+            self._check(player, action)
         self._move(tuple((seat, int(actions[seat])) for seat in sorted(self.engine_state.active)))
+
+    def _check(self, player: int, action: int) -> None:
+        """IllegalIndex, before anything changes, for an action the player may not take now."""
+        legal = self._legal_actions(player)
+        if action not in legal:
+            wait = self._table.wait
+            what = "wait" if action == wait else f"action index {action!r}"
+            raise IllegalIndex(
+                f"{NAMES[self._table.game.info.name]}: player {player} may not take {what} now "
+                f"(legal: {', '.join('wait' if a == wait else str(a) for a in legal)})"
+            )
 
     def _move(self, moves: tuple[tuple[int, int], ...]) -> None:
         """Plays the moves, or, when they draw from a hidden pile, waits for the draw's node."""

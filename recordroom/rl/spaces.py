@@ -103,6 +103,19 @@ def check_game(game: str, players: int) -> None:
         raise BadOptions(f"recordroom.rl: {game} takes {low} to {high} players, got {players!r}")
 
 
+def check_options(game: str, players: int, options: Mapping[str, Any] | None) -> None:
+    """``BadOptions`` naming the game and the option when the game refuses ``options``."""
+    from recordroom.games import load
+
+    try:
+        load(game).new_state(players, 0, options)
+    except BadOptions as error:
+        text = str(error)
+        if text.startswith(f"{game}:") or text.startswith("recordroom.rl:"):
+            raise
+        raise BadOptions(f"{game}: {text}") from None
+
+
 def action_space(game: str, options: Mapping[str, Any] | None = None) -> ActionSpace:
     """The fixed action space of a game (Records: of the options' edition)."""
     if game == "disc-cover":

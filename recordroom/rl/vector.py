@@ -29,8 +29,8 @@ import numpy.typing as npt
 
 from recordroom.engine.game import Action, Game
 from recordroom.games import load
-from recordroom.rl.envs import IllegalIndex
-from recordroom.rl.spaces import FloatArray, action_space, check_game, encoder
+from recordroom.rl.envs import OBS_HIGH, OBS_LOW, IllegalIndex
+from recordroom.rl.spaces import FloatArray, action_space, check_game, check_options, encoder
 
 IntArray = npt.NDArray[np.int64]
 
@@ -54,7 +54,7 @@ class VectorGames:
         self.players = players
         self.n = n
         self.options = dict(options or {})
-        self.game.new_state(players, seed, self.options)  # refuses a bad option, naming it
+        check_options(game, players, self.options)  # refuses a bad option, naming it
         self.space = action_space(game, self.options)
         self.encoder = encoder(game, players, self.options)
         self._by_id = {id(a): i for i, a in enumerate(self.space.actions)}
@@ -119,6 +119,7 @@ class VectorGames:
             game, encode, obs = self.game, self.encoder.encode, self._obs
             for row, state in enumerate(self.states):
                 obs[row] = encode(game.view(state, self._seats[row]))
+            np.clip(obs, OBS_LOW, OBS_HIGH, out=obs)  # as the envs do
             self._obs_fresh = True
         return self._obs
 

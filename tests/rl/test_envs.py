@@ -159,6 +159,14 @@ def test_bad_setups_name_the_problem() -> None:
         aec_env("disc-cover", 2)
     with pytest.raises(BadOptions, match="colour"):
         aec_env("records", 2, {"colour": "red"})
+    with pytest.raises(BadOptions, match="records: no edition named 'nope'"):
+        parallel_env("records", 3, {"edition": "nope"})
+    with pytest.raises(BadOptions, match=r"disc-cover: variant must be .* got 'solo'"):
+        parallel_env("disc-cover", 4, {"variant": "solo"})
+    with pytest.raises(BadOptions, match=r"disc-cover: .*speed"):
+        aec_env("disc-cover", 4, {"speed": 2})
+    with pytest.raises(BadOptions, match="got '2'"):
+        aec_env("records", "2")  # type: ignore[arg-type]
     with pytest.raises(BadOptions, match="illegal_action"):
         parallel_env("records", 2, illegal_action="ignore")
     with pytest.raises(BadOptions, match="Records solo"):

@@ -11,7 +11,7 @@ from open_spiel.python.algorithms import mcts
 
 from recordroom.engine import BadOptions
 from recordroom.rl import openspiel_game
-from recordroom.rl.envs import SeatGame
+from recordroom.rl.envs import IllegalIndex, SeatGame
 from recordroom.rl.openspiel import DEALS, _redraw
 
 
@@ -150,6 +150,36 @@ def test_bad_setups_name_the_problem() -> None:
         openspiel_game("disc-cover", 9)
     with pytest.raises(BadOptions, match="no option 'speed'"):
         openspiel_game("records", 2, {"speed": 2})
+    with pytest.raises(BadOptions, match="disc-cover: variant"):
+        openspiel_game("disc-cover", 4, {"variant": "solo"})
+
+
+def test_an_action_outside_the_legal_ones_is_refused_and_changes_nothing() -> None:
+    game = openspiel_game("records", 2)
+    state = game.new_initial_state()
+    for outcome in (DEALS, 5000):
+        with pytest.raises(IllegalIndex, match=r"outside 0\.\.999"):
+            state.apply_action(outcome)
+    assert state.is_chance_node() and state.engine_state is None
+    state.apply_action(3)
+    before = str(state)
+    wait = game.table.wait
+    assert state.legal_actions(0) == [0, 1, 2, 3]
+    for joint, why in (
+        ([300, 0], "player 0 may not take action index 300"),
+        ([wait, 0], "player 0 may not take wait"),
+        ([0, 9999], "player 1 may not take action index 9999"),
+        ([0], "2 players need 2 actions, got 1"),
+    ):
+        with pytest.raises(IllegalIndex, match=why):
+            state.apply_actions(joint)
+    assert str(state) == before and state.history() == [3]
+    solo = openspiel_game("records", 1).new_initial_state()
+    solo.apply_action(3)
+    with pytest.raises(IllegalIndex, match="may not take wait"):
+        solo.apply_action(solo.get_game().table.wait)
+    with pytest.raises(IllegalIndex, match="action index 64"):
+        solo.apply_action(64)
 
 
 def test_turn_based_conversion_runs_mcts_on_disc_cover() -> None:
