@@ -12,7 +12,11 @@ it less) and per wall second:
   all games are built (``masks()``) before the next actions are drawn, in numpy, for all games
   at once (``random_actions``);
 - ``vector + observations``: the same, with every acting seat's observation vector built from
-  its view (``observations()``), what a learner reads.
+  its view (``observations()``), what a learner reads;
+- ``engine apply + legal only``: games recorded beforehand (random legal actions, the lowest
+  active seat acting) replayed with nothing but ``game.apply`` and the next acting seat's
+  ``game.legal_actions``: the engine work one env step cannot do without, so the most any path
+  through the engine could reach.
 
 The figures of one run alternate (engine, vector, observations, engine, ...) ``--repeat`` times,
 so that a change in the machine's load touches all of them alike.
@@ -44,6 +48,37 @@ def engine_rate(game_name: str, players: int, seconds: float) -> tuple[float, fl
     return steps / (time.process_time() - cpu), steps / (time.perf_counter() - start)
 
 
+def engine_floor_rate(game_name: str, players: int, seconds: float) -> tuple[float, float]:
+    """(steps per CPU second, steps per wall second) of apply + legal_actions alone."""
+    game = load(game_name)
+    rng = np.random.default_rng(1)
+    recorded = []
+    for seed in range(20):
+        state = game.new_state(players, seed)
+        moves = []
+        while state.active:
+            seat = min(state.active)
+            legal = game.legal_actions(state, seat)
+            action = legal[int(rng.integers(len(legal)))]
+            moves.append((seat, action))
+            state = game.apply(state, seat, action)
+        recorded.append((seed, moves))
+    apply, legal_actions = game.apply, game.legal_actions
+    steps = 0
+    cpu = time.process_time()
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for seed, moves in recorded:
+            state = game.new_state(players, seed)
+            legal_actions(state, min(state.active))
+            for seat, action in moves:
+                state = apply(state, seat, action)
+                if state.active:
+                    legal_actions(state, min(state.active))
+            steps += len(moves)
+    return steps / (time.process_time() - cpu), steps / (time.perf_counter() - start)
+
+
 def vector_rate(
     game_name: str, players: int, n: int, seconds: float, observe: bool
 ) -> tuple[float, float]:
@@ -70,13 +105,19 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="rounds of figures (default 3)")
     args = parser.parse_args()
     label = f"{args.game} {args.players} players"
-    kinds = ("engine random playouts", f"vector of {args.n}", f"vector of {args.n} + observations")
+    kinds = (
+        "engine random playouts",
+        f"vector of {args.n}",
+        f"vector of {args.n} + observations",
+        "engine apply + legal only",
+    )
     figures: dict[str, list[tuple[float, float]]] = {kind: [] for kind in kinds}
     for _ in range(args.repeat):
         figures[kinds[0]].append(engine_rate(args.game, args.players, args.seconds))
-        for kind, observe in zip(kinds[1:], (False, True), strict=True):
+        for kind, observe in zip(kinds[1:3], (False, True), strict=True):
             rate = vector_rate(args.game, args.players, args.n, args.seconds, observe)
             figures[kind].append(rate)
+        figures[kinds[3]].append(engine_floor_rate(args.game, args.players, args.seconds))
     for kind, rates in figures.items():
         cpu = ", ".join(f"{c:,.0f}" for c, _ in rates)
         wall = ", ".join(f"{w:,.0f}" for _, w in rates)
