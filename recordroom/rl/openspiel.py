@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import orjson
 import pyspiel
 
 from recordroom.engine.errors import BadOptions
@@ -302,7 +303,7 @@ def _redraw(table: SeatGame, state: Any, seed: int) -> Any:
     deck and the goal deck) and the generator the engine shuffles discard piles and draws ties
     with. The state goes through the engine's own ``dumps``/``loads``.
     """
-    data = json.loads(table.game.dumps(state))
+    data = orjson.loads(table.game.dumps(state))
     rng = random.Random(seed)
     if table.game.info.name == "disc-cover":
         dealt = 4 * (data["turn"] + 1)
@@ -313,7 +314,7 @@ def _redraw(table: SeatGame, state: Any, seed: int) -> Any:
         rng.shuffle(data["deck"])
         rng.shuffle(data["goal_deck"])
     data["rng"] = rng.getrandbits(63)
-    return table.game.loads(json.dumps(data))
+    return table.game.loads(orjson.dumps(data).decode())
 
 
 class RecordRoomObserver:
