@@ -22,7 +22,7 @@ run: $(STAMP)
 test: $(STAMP) system-deps lint typecheck pytest
 
 system-deps:
-	@bash scripts/system-deps.sh chromium redis-server
+	@bash scripts/system-deps.sh chromium redis-server fonts-wqy-microhei
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

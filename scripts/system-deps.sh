@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages named as arguments when they are missing (CI starts from a fresh
 # machine): `make test` asks for chromium, which the browser tests drive, and redis-server, which
-# the Redis store's tests start on a free port. The real music of the
+# the Redis store's tests start on a free port, and fonts-wqy-microhei, the CJK font that draws
+# Chinese in the pages, the booklet PDF and the mosaic. The real music of the
 # library tests is fetched separately, by scripts/test-music.sh.
 set -euo pipefail
 needed=()

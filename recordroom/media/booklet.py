@@ -7,6 +7,9 @@ The box has a little booklet crediting the artist of every sleeve; Record Room h
   (the server passes its route for sleeve pictures), or inlined when ``image_url`` is None.
 - :func:`render_booklet_pdf` — a printable A4 booklet: a cover, then twenty sleeves a page with a
   small picture of each.
+
+Both speak a language of the catalogues (``lang``: the headings, family names, moods, the cover;
+titles and artists are names and stay as they are). A Chinese PDF embeds the CJK font (a subset).
 """
 
 from __future__ import annotations
@@ -21,8 +24,9 @@ from itertools import groupby
 from fpdf import FPDF
 from PIL import Image
 
+from recordroom import i18n
 from recordroom.games.disc_cover.sleeves import Sleeve
-from recordroom.media.fonts import font_path
+from recordroom.media.fonts import cjk_font_path, font_path
 from recordroom.media.packs import SleeveSet, builtin_set
 from recordroom.media.raster import svg_to_image
 
@@ -56,9 +60,16 @@ _CSS = """
 """.strip()
 
 
-def family_name(family: str) -> str:
-    """The family as the booklet names it."""
+def family_name(family: str, lang: str = i18n.DEFAULT) -> str:
+    """The family as the booklet names it (a family of a custom pack by its own name)."""
+    if family in FAMILY_NAMES and i18n.has(f"booklet.family.{family}"):
+        return i18n.t(lang, f"booklet.family.{family}")
     return FAMILY_NAMES.get(family, family.replace("-", " ").capitalize())
+
+
+def mood_name(mood: str, lang: str = i18n.DEFAULT) -> str:
+    """A sleeve's mood in a language (a custom pack's own moods as written)."""
+    return i18n.t(lang, f"booklet.mood.{mood}") if i18n.has(f"booklet.mood.{mood}") else mood
 
 
 def _inline(sleeves: SleeveSet, sid: int) -> str:
@@ -70,20 +81,32 @@ def render_booklet_html(
     sleeves: SleeveSet | None = None,
     image_url: Callable[[int], str] | None = None,
     standalone: bool = True,
+    lang: str = i18n.DEFAULT,
 ) -> str:
     """The booklet as HTML: a whole page, or (standalone=False) a ``<section>`` for the app."""
     deck = sleeves or builtin_set()
     url = image_url or (lambda sid: _inline(deck, sid))
-    parts = [f"<style>{_CSS}</style>", '<section class="booklet">', "<h1>Artists Booklet</h1>"]
+    title = escape(i18n.t(lang, "booklet.title"))
+    parts = [f"<style>{_CSS}</style>", '<section class="booklet">', f"<h1>{title}</h1>"]
+    if standalone:
+        links = " · ".join(
+            f'<a href="?lang={tag}" lang="{tag}">{escape(name)}</a>'
+            for tag, name in i18n.LANGUAGES.items()
+        )
+        pdf = escape(i18n.t(lang, "booklet.pdf"))
+        parts.append(
+            f'<p class="links">{escape(i18n.t(lang, "booklet.languages"))} {links} · '
+            f'<a href="/booklet.pdf?lang={lang}">{pdf}</a></p>'
+        )
     ordered = sorted(deck.sleeves, key=lambda s: (_family_order(s.family), s.id))
     for family, group in groupby(ordered, key=lambda s: s.family):
-        parts.append(f"<h2>{escape(family_name(family))}</h2><ol>")
+        parts.append(f"<h2>{escape(family_name(family, lang))}</h2><ol>")
         for s in group:
             parts.append(
                 f'<li id="sleeve-{s.id}"><img src="{escape(url(s.id))}" alt="" loading="lazy">'
                 f'<div class="title">{escape(s.title)}</div>'
                 f'<div class="artist">{escape(s.artist)}</div>'
-                f'<div class="mood">#{s.id} · {escape(s.mood)}</div></li>'
+                f'<div class="mood">#{s.id} · {escape(mood_name(s.mood, lang))}</div></li>'
             )
         parts.append("</ol>")
     parts.append("</section>")
@@ -91,9 +114,9 @@ def render_booklet_html(
     if not standalone:
         return body
     return (
-        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
-        f"<title>Record Room — Artists Booklet</title></head>"
+        f"<title>{escape(i18n.t(lang, 'booklet.page_title'))}</title></head>"
         f'<body style="margin:0;background:#16141a">\n{body}\n</body></html>\n'
     )
 
@@ -112,45 +135,48 @@ def sleeve_picture(sleeves: SleeveSet, sid: int, size: int) -> Image.Image:
         return picture.convert("RGB").resize((size, size), Image.Resampling.LANCZOS)
 
 
-def new_pdf() -> FPDF:
-    """An A4 portrait PDF with the DejaVu fonts registered (so any title prints)."""
+def new_pdf(cjk: bool = False) -> FPDF:
+    """An A4 portrait PDF with the DejaVu fonts registered (so any title prints), and with
+    ``cjk`` the CJK font as the fallback for what DejaVu cannot draw (Chinese)."""
     pdf = FPDF(orientation="portrait", unit="mm", format="A4")
     pdf.set_creator("Record Room")
     pdf.set_creation_date(FIXED_DATE)  # a fixed date: the same sleeves give the same bytes
     pdf.add_font("DejaVu", "", str(font_path("DejaVuSans.ttf")))
     pdf.add_font("DejaVu", "B", str(font_path("DejaVuSans-Bold.ttf")))
+    if cjk:
+        pdf.add_font("CJK", "", str(cjk_font_path()))
+        pdf.add_font("CJK", "B", str(cjk_font_path()))
+        pdf.set_fallback_fonts(["CJK"], exact_match=False)
     pdf.set_auto_page_break(False)
     return pdf
 
 
-def render_booklet_pdf(sleeves: SleeveSet | None = None) -> bytes:
-    """The booklet as a printable A4 PDF."""
+def render_booklet_pdf(sleeves: SleeveSet | None = None, lang: str = i18n.DEFAULT) -> bytes:
+    """The booklet as a printable A4 PDF, in a language of the catalogues."""
     deck = sleeves or builtin_set()
-    pdf = new_pdf()
-    pdf.set_title("Record Room — Artists Booklet")
+    pdf = new_pdf(cjk=lang != i18n.DEFAULT)
+    pdf.set_title(i18n.t(lang, "booklet.page_title"))
     pdf.add_page()
     pdf.set_font("DejaVu", "B", 30)
     pdf.set_xy(20, 60)
-    pdf.cell(170, 14, "Artists Booklet", align="C")
+    pdf.cell(170, 14, i18n.t(lang, "booklet.title"), align="C")
     pdf.set_font("DejaVu", "", 13)
     pdf.set_xy(20, 80)
-    pdf.multi_cell(
-        170, 7,
-        f"The {len(deck.sleeves)} Record Sleeves of Record Room, their artists, the art family "
-        "each is drawn in and the mood it reaches for.",
-        align="C",
-    )  # fmt: skip
+    intro = i18n.t(lang, "booklet.intro", count=len(deck.sleeves))
+    pdf.multi_cell(170, 7, intro, align="C")
     ordered = sorted(deck.sleeves, key=lambda s: (_family_order(s.family), s.id))
     for start in range(0, len(ordered), 20):
         pdf.add_page()
-        _booklet_page(pdf, deck, ordered[start : start + 20])
+        _booklet_page(pdf, deck, ordered[start : start + 20], lang)
         pdf.set_font("DejaVu", "", 8)
         pdf.set_xy(20, 285)
-        pdf.cell(170, 5, f"Record Room · Artists Booklet · {pdf.page_no()}", align="C")
+        pdf.cell(170, 5, i18n.t(lang, "booklet.footer", page=pdf.page_no()), align="C")
     return bytes(pdf.output())
 
 
-def _booklet_page(pdf: FPDF, deck: SleeveSet, sleeves: list[Sleeve]) -> None:
+def _booklet_page(
+    pdf: FPDF, deck: SleeveSet, sleeves: list[Sleeve], lang: str = i18n.DEFAULT
+) -> None:
     for index, s in enumerate(sleeves):
         col, row = divmod(index, 10)
         x, y = 15 + col * 93, 14 + row * 26.5
@@ -164,7 +190,8 @@ def _booklet_page(pdf: FPDF, deck: SleeveSet, sleeves: list[Sleeve]) -> None:
         pdf.set_xy(x + 26, y + 13)
         pdf.set_font("DejaVu", "", 8)
         pdf.set_text_color(90, 90, 90)
-        pdf.cell(64, 5, _clip(pdf, f"#{s.id} · {family_name(s.family)} · {s.mood}", 64))
+        line = f"#{s.id} · {family_name(s.family, lang)} · {mood_name(s.mood, lang)}"
+        pdf.cell(64, 5, _clip(pdf, line, 64))
         pdf.set_text_color(0, 0, 0)
 
 

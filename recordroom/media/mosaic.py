@@ -20,7 +20,8 @@ from datetime import date
 
 from PIL import Image, ImageDraw
 
-from recordroom.media.fonts import pil_font
+from recordroom import i18n
+from recordroom.media.fonts import pil_font_for
 from recordroom.media.packs import SleeveSet, builtin_set
 from recordroom.media.raster import svg_to_image
 
@@ -54,6 +55,8 @@ class Evening:
     """Competitive: one line per player, best first (``1. Ann · 9 points``); empty otherwise."""
     players: tuple[str, ...]
     day: date
+    lang: str = i18n.DEFAULT
+    """The language of the footer's words (names stay as typed)."""
 
     def lines(self) -> list[str]:
         """Every line of text the footer draws, in order."""
@@ -61,15 +64,20 @@ class Evening:
 
     def signature(self) -> str:
         """The last line: who played, and when."""
-        return f"{_and(self.players)} · {self.day.day} {self.day:%B %Y}"
+        names, when = _and(self.players, self.lang), _date(self.day, self.lang)
+        return i18n.t(self.lang, "media.signature", names=names, date=when)
 
 
-def evening_of(result: Mapping[str, object], players: Sequence[str], day: date) -> Evening:
-    """The footer of a finished Disc Cover game from its result and the seats' names."""
+def evening_of(
+    result: Mapping[str, object], players: Sequence[str], day: date, lang: str = i18n.DEFAULT
+) -> Evening:
+    """The footer of a finished Disc Cover game, from its result and the seats' names."""
     names = tuple(players)
     score, tier, points = result.get("score"), result.get("tier"), result.get("points")
     if isinstance(score, int) and isinstance(tier, str):
-        return Evening(f"{score} point{'s' if score != 1 else ''} · {tier}", (), names, day)
+        tier_name = i18n.t(lang, f"dc.tier.{tier}") if i18n.has(f"dc.tier.{tier}") else tier
+        headline = i18n.t(lang, "media.coop_headline", points=_points(score, lang), tier=tier_name)
+        return Evening(headline, (), names, day, lang)
     if (
         isinstance(points, list)
         and len(points) == len(names)
@@ -80,29 +88,43 @@ def evening_of(result: Mapping[str, object], players: Sequence[str], day: date) 
         ranking = []
         for seat in order:
             place = 1 + sum(1 for p in points if p > points[seat])
-            ranking.append(f"{place}. {names[seat]} · {_points(points[seat])}")
+            ranking.append(
+                i18n.t(
+                    lang,
+                    "media.rank_line",
+                    place=place,
+                    name=names[seat],
+                    points=_points(points[seat], lang),
+                )
+            )
         best = max(points)
         winners = [names[seat] for seat in order if points[seat] == best]
         headline = (
-            f"{winners[0]} wins with {_points(best)}"
+            i18n.t(lang, "media.wins", name=winners[0], points=_points(best, lang))
             if len(winners) == 1
-            else f"{_and(winners)} share the victory with {_points(best)}"
+            else i18n.t(lang, "media.share", names=_and(winners, lang), points=_points(best, lang))
         )
-        return Evening(headline, tuple(ranking), names, day)
+        return Evening(headline, tuple(ranking), names, day, lang)
     raise MosaicError(
         "the result needs a score and a tier (cooperative) or one integer of points per player"
     )
 
 
-def _points(n: int) -> str:
-    return f"{n} point{'s' if n != 1 else ''}"
+def _points(n: int, lang: str = i18n.DEFAULT) -> str:
+    return i18n.t(lang, "media.points", count=n)
 
 
-def _and(names: Sequence[str]) -> str:
-    """ "Ann", "Ann and Bo", "Ann, Bo and Cem"."""
+def _and(names: Sequence[str], lang: str = i18n.DEFAULT) -> str:
+    """ "Ann", "Ann and Bo", "Ann, Bo and Cem" (安、博和杰姆 in Chinese)."""
     if len(names) <= 1:
         return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
+    first = i18n.t(lang, "common.list_sep").join(names[:-1])
+    return i18n.t(lang, "common.and_list", first=first, last=names[-1])
+
+
+def _date(day: date, lang: str) -> str:
+    month = i18n.t(lang, f"media.month.{day.month}")
+    return i18n.t(lang, "media.date", day=day.day, month=month, year=day.year)
 
 
 def render_mosaic(
@@ -132,18 +154,19 @@ def render_mosaic(
         _token(draw, x + CELL - 28, y + CELL + CAPTION // 2 + 2, points)
         draw.text(
             (x, y + CELL + CAPTION // 2 + 2), _fit(draw, title, 20, CELL - 66),
-            fill=(236, 232, 224), font=pil_font(20, bold=True), anchor="lm",
+            fill=(236, 232, 224), font=pil_font_for(title, 20, bold=True), anchor="lm",
         )  # fmt: skip
     if evening is not None:
         _draw_evening(draw, evening, height - MARGIN - footer, side)
         return sheet
     footer_y = height - MARGIN - FOOTER / 2
     label = f"{total} point{'s' if total != 1 else ''}" + (f" · {tier}" if tier else "")
-    draw.text((MARGIN, footer_y), label, fill=(255, 214, 102), font=pil_font(38, True), anchor="lm")
+    font = pil_font_for(label, 38, True)
+    draw.text((MARGIN, footer_y), label, fill=(255, 214, 102), font=font, anchor="lm")
     if caption:
         draw.text(
             (side - MARGIN, footer_y), _fit(draw, caption, 22, side // 2), fill=(180, 176, 170),
-            font=pil_font(22), anchor="rm",
+            font=pil_font_for(caption, 22), anchor="rm",
         )  # fmt: skip
     return sheet
 
@@ -172,7 +195,7 @@ def _draw_evening(draw: ImageDraw.ImageDraw, evening: Evening, top: int, side: i
     y = top + HEADLINE // 2
     draw.text(
         (MARGIN, y), _fit(draw, evening.headline, 38, width), fill=(255, 214, 102),
-        font=pil_font(38, True), anchor="lm",
+        font=pil_font_for(evening.headline, 38, True), anchor="lm",
     )  # fmt: skip
     y = top + HEADLINE
     column = width // 2
@@ -180,12 +203,12 @@ def _draw_evening(draw: ImageDraw.ImageDraw, evening: Evening, top: int, side: i
         row, col = divmod(index, 2)
         draw.text(
             (MARGIN + col * column, y + row * ROW + ROW // 2), _fit(draw, line, 26, column - 16),
-            fill=(236, 232, 224), font=pil_font(26, True), anchor="lm",
+            fill=(236, 232, 224), font=pil_font_for(line, 26, True), anchor="lm",
         )  # fmt: skip
     y += (len(evening.ranking) + 1) // 2 * ROW + 12
     draw.text(
         (MARGIN, y + ROW // 2), _fit(draw, evening.signature(), 22, width), fill=(180, 176, 170),
-        font=pil_font(22), anchor="lm",
+        font=pil_font_for(evening.signature(), 22), anchor="lm",
     )  # fmt: skip
 
 
@@ -217,12 +240,14 @@ def _token(draw: ImageDraw.ImageDraw, cx: int, cy: int, points: int) -> None:
     r = 26
     draw.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), fill=(22, 20, 26))
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(255, 214, 102))
-    draw.text((cx, cy), str(points), fill=(30, 26, 20), font=pil_font(30, True), anchor="mm")
+    draw.text(
+        (cx, cy), str(points), fill=(30, 26, 20), font=pil_font_for("", 30, True), anchor="mm"
+    )
 
 
 def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> str:
     """The text, cut with an ellipsis so it fits the width."""
-    font = pil_font(size, True)
+    font = pil_font_for(text, size, True)
     if draw.textlength(text, font=font) <= width:
         return text
     while text and draw.textlength(text + "…", font=font) > width:

@@ -501,7 +501,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get(
         "/api/rooms/{code}/mosaic.png", responses=errors, dependencies=[Depends(limit(lookups))]
     )
-    async def room_mosaic(code: str, hub: HubDep) -> Response:
+    async def room_mosaic(code: str, hub: HubDep, request: Request) -> Response:
         """The 3 x 3 mosaic of a finished Disc Cover game: the sleeves with their points, then the
         score and tier (or the ranking), the players' names and the date."""
         room = hub.get(code)
@@ -511,11 +511,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not isinstance(entries, list):
             raise ServerError(ErrorCode.ROOM_NOT_OVER, f"{room.game.info.title} has no mosaic")
         try:
-            evening = evening_of(room.result, [s.name for s in room.seats], date.today())
+            lang = _lang_of(request)
+            evening = evening_of(room.result, [s.name for s in room.seats], date.today(), lang)
         except MosaicError as error:
             raise ServerError(ErrorCode.ROOM_NOT_OVER, f"no mosaic to draw: {error}") from error
         png = await pages.get(
-            ("mosaic", room.code, date.today()),
+            ("mosaic", room.code, date.today(), lang),
             lambda: render_mosaic_png(entries, sleeve_set, None, None, evening),
         )
         headers = {"Content-Disposition": f'attachment; filename="mosaic-{room.code}.png"'}
@@ -557,15 +558,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Response(image.data, media_type=image.content_type, headers=headers)
 
     @app.get("/booklet", include_in_schema=False)
-    async def booklet() -> Response:
+    async def booklet(request: Request) -> Response:
         """The Artists Booklet: every sleeve with its title, artist, family and mood."""
-        html = await pages.get("booklet.html", lambda: render_booklet_html(sleeve_set))
+        lang = _lang_of(request)
+        # English is the booklet's default: its call stays the plain one.
+        make = (
+            (lambda: render_booklet_html(sleeve_set))
+            if lang == i18n.DEFAULT
+            else (lambda: render_booklet_html(sleeve_set, lang=lang))
+        )
+        html = await pages.get(("booklet.html", lang), make)
         return Response(html, media_type="text/html")
 
     @app.get("/booklet.pdf", include_in_schema=False)
-    async def booklet_pdf() -> Response:
+    async def booklet_pdf(request: Request) -> Response:
         """The Artists Booklet, printable."""
-        pdf = await pages.get("booklet.pdf", lambda: render_booklet_pdf(sleeve_set))
+        lang = _lang_of(request)
+        make = (
+            (lambda: render_booklet_pdf(sleeve_set))
+            if lang == i18n.DEFAULT
+            else (lambda: render_booklet_pdf(sleeve_set, lang))
+        )
+        pdf = await pages.get(("booklet.pdf", lang), make)
         return Response(pdf, media_type="application/pdf")
 
     @app.post(

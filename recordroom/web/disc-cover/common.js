@@ -1,5 +1,7 @@
 // Shared by the table screen and the phone: HTTP calls, the room socket (reconnecting with
-// backoff), tokens kept per room code, seat colours and sleeve pictures.
+// backoff), tokens kept per room code, seat colours and sleeve pictures. Each request and socket
+// says the page's language, so the server's error messages come in it.
+import { t, lang } from "/static/common/i18n.js";
 
 export const $ = (selector, root = document) => root.querySelector(selector);
 export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
@@ -35,7 +37,7 @@ export class ApiError extends Error {
 
 /** A JSON call to the server; refusals become an ApiError with the server's code. */
 export async function api(method, path, body, token) {
-  const headers = {};
+  const headers = { "Accept-Language": lang };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   const answer = await fetch(path, {
@@ -92,7 +94,7 @@ export class RoomSocket {
   open() {
     clearTimeout(this.timer);
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    const query = `?${this.token ? `token=${encodeURIComponent(this.token)}&` : ""}lang=${encodeURIComponent(lang)}`;
     const socket = new WebSocket(`${scheme}://${location.host}/ws/${this.code}${query}`);
     this.socket = socket;
     socket.onopen = () => {
@@ -169,7 +171,7 @@ export const initials = (name) =>
 
 /** The picture of a sleeve, with its title and artist as the accessible name. */
 export function sleeveImage(sleeve, className = "sleeve-art") {
-  const label = sleeve.title ? `${sleeve.title} by ${sleeve.artist}` : `sleeve ${sleeve.id}`;
+  const label = sleeve.title ? t("dc.sleeve.by", { title: sleeve.title, artist: sleeve.artist }) : t("dc.sleeve.n", { id: sleeve.id });
   const image = el("img", {
     class: className, src: `/api/sleeves/${sleeve.id}`, alt: label, draggable: "false",
     decoding: "async",
@@ -191,13 +193,6 @@ export function votesByCard(votes) {
   return out;
 }
 
-export const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
-
-/** "Ann", "Ann and Bo", "Ann, Bo and Cem". */
-export function andList(items) {
-  if (items.length < 2) return items[0] || "";
-  return `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
-}
 
 /**
  * A server duration ("seconds left at send time") turned into a local deadline, so pages count

@@ -2,8 +2,9 @@
 // song, secretly, changing your mind until the last vote is in.
 import {
   $, el, api, tokens, normaliseCode, RoomSocket, seatColour, initials, sleeveImage, votesByCard,
-  plural, andList, deadline, secondsLeft, tierLadder,
+  deadline, secondsLeft, tierLadder,
 } from "./common.js";
+import { t, andList, onLanguage, errorText } from "/static/common/i18n.js";
 import { cue, keepAwake } from "./cues.js";
 
 let code = normaliseCode(location.pathname.split("/join/")[1] || new URLSearchParams(location.search).get("room"));
@@ -31,8 +32,10 @@ function phaseKey(view) {
 function showJoin(message) {
   $("#join-screen").hidden = false;
   $("#seat-screen").hidden = true;
-  $("#join-code").value = code;
-  $("#join-name").value = tokens.name();
+  // The page's script starts once its catalogue is in: keep what was typed meanwhile.
+  if (!$("#join-code").value) $("#join-code").value = code;
+  if (!$("#join-name").value) $("#join-name").value = tokens.name();
+  $("#join-button").disabled = false;
   $("#join-error").textContent = message || "";
   (code ? $("#join-name") : $("#join-code")).focus();
   if (code) explainIfStarted(code);
@@ -45,17 +48,15 @@ async function explainIfStarted(roomCode) {
   if (roomCode !== code || !$("#seat-screen").hidden || info.status === "lobby") return;
   $("#join-help").hidden = false;
   $("#join-help").textContent = info.status === "over"
-    ? `The game in room ${roomCode} is over.`
-    : `The game in room ${roomCode} has started. Lost your seat (a new phone, cleared browser)? ` +
-      "On the table screen, tap your name and choose “A new phone takes this seat”: it shows a " +
-      "QR code and a link that bring this phone back to your seat.";
+    ? t("dc.phone.over_started", { code: roomCode })
+    : t("dc.phone.started", { code: roomCode });
 }
 
 $("#join-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   code = normaliseCode($("#join-code").value);
   const name = $("#join-name").value.trim();
-  if (code.length !== 4) { $("#join-error").textContent = "A room code has 4 letters."; return; }
+  if (code.length !== 4) { $("#join-error").textContent = t("common.code_letters"); return; }
   $("#join-button").disabled = true;
   try {
     const known = tokens.seat(code);
@@ -67,9 +68,9 @@ $("#join-form").addEventListener("submit", async (event) => {
     enter();
   } catch (error) {
     $("#join-error").textContent =
-      error.code === "room/not_found" ? `No room ${code}: check the code on the table screen.` :
-      error.code === "room/started" ? "That game has started already: ask the table for your seat's QR code (tap your name on the table screen)." :
-      error.code === "room/full" ? "That table is full." : error.message;
+      error.code === "room/not_found" ? t("dc.phone.no_room", { code }) :
+      error.code === "room/started" ? t("dc.phone.room_started") :
+      error.code === "room/full" ? t("error.room/full") : errorText(error);
   } finally {
     $("#join-button").disabled = false;
   }
@@ -106,12 +107,12 @@ function playAgain(newCode) {
 function closed(closeCode) {
   if (closeCode === 4000 || closeCode === 4403) {
     tokens.dropSeat(code);
-    showJoin(closeCode === 4000 ? "The table removed your seat. Join again?" : "That seat is no longer yours. Join again?");
+    showJoin(closeCode === 4000 ? t("dc.phone.removed") : t("dc.phone.not_yours"));
   } else if (closeCode === 4404) {
     tokens.dropSeat(code);
-    showJoin(`Room ${code} is gone.`);
+    showJoin(t("dc.phone.gone", { code }));
   } else {
-    showJoin("The server turned us away; wait a minute and try again.");
+    showJoin(t("dc.phone.turned_away"));
   }
 }
 
@@ -125,7 +126,7 @@ function showError(message) {
     return;
   }
   wish = null;
-  $("#error").textContent = message.message;
+  $("#error").textContent = errorText(message);
   if (last) render(last);
 }
 
@@ -164,14 +165,14 @@ function render(state) {
   const disc = $("#me-disc");
   disc.style.setProperty("--c", seatColour(state.seat ?? 0));
   disc.firstElementChild.textContent = initials(me.name);
-  document.title = `Disc Cover · ${me.name}`;
+  document.title = t("dc.phone.title_name", { name: me.name });
 
   const lobby = state.status === "lobby" || !view;
   $("#lobby-box").hidden = !lobby;
   renderPlayers(state);
   if (lobby) {
-    $("#phase-title").textContent = `You're in, ${me.name}!`;
-    $("#phase-hint").textContent = "Waiting for the table to start the game. Keep this page open.";
+    $("#phase-title").textContent = t("dc.phone.in", { name: me.name });
+    $("#phase-hint").textContent = t("dc.phone.wait_start");
     $("#picks").replaceChildren();
     $("#locked").replaceChildren();
     $("#locked").hidden = true;
@@ -185,8 +186,8 @@ function render(state) {
   retry = false;
 
   $("#points").replaceChildren(view.variant === "competitive"
-    ? el("span", {}, el("b", {}, String(view.my_points ?? 0)), " ", (view.my_points === 1 ? "point" : "points"))
-    : el("span", {}, "Team ", el("b", {}, String(view.score ?? 0))));
+    ? el("span", {}, el("b", {}, t("common.points", { count: view.my_points ?? 0 })))
+    : el("span", {}, `${t("dc.phone.team")} `, el("b", {}, String(view.score ?? 0))));
 
   if (state.status === "over") return renderOver(state);
   $("#over-box").hidden = true;
@@ -212,7 +213,7 @@ function renderTimer() {
   const show = left !== null && last?.status === "playing" && !last.listening;
   box.hidden = !show;
   if (show) {
-    box.textContent = `${left} s left to vote`;
+    box.textContent = t("dc.phone.time_left", { count: left });
     box.classList.toggle("urgent", left <= 5);
   }
 }
@@ -222,14 +223,13 @@ setInterval(renderTimer, 500);
 function renderBotSeat(state, me) {
   $("#result").hidden = true;
   $("#timer").hidden = true;
-  $("#phase-title").textContent = "A bot is playing for you";
-  $("#phase-hint").textContent = `While your phone was away the table let a ${me.level || "normal"} bot vote for you. ` +
-    "Back? Take your seat again: your next pick is yours.";
+  $("#phase-title").textContent = t("dc.phone.bot_title");
+  $("#phase-hint").textContent = t("dc.phone.bot_hint", { level: t(`common.level.${me.level || "normal"}`) });
   $("#picks").replaceChildren();
   const box = $("#locked");
   box.hidden = false;
   box.className = "locked";
-  box.replaceChildren(el("p", {}, `Turn ${state.view.turn} of ${state.view.turns}: the bot chooses for now.`));
+  box.replaceChildren(el("p", {}, t("dc.phone.bot_turn", { turn: state.view.turn, turns: state.view.turns })));
   $("#take-back").hidden = false;
 }
 
@@ -237,9 +237,9 @@ function renderBotSeat(state, me) {
 function renderListening(state) {
   const view = state.view;
   $("#timer").hidden = true;
-  $("#phase-title").textContent = "Listen…";
-  $("#phase-hint").textContent = `Turn ${view.turn} of ${view.turns}: the song starts on the table, and its four sleeves ` +
-    "appear here when it plays.";
+  $("#phase-title").textContent = t("dc.phone.listen");
+  $("#phase-hint").textContent = t("dc.phone.listen_hint", { turn: view.turn, turns: view.turns });
+  $("#phase-help").href = "/how-to-play/disc-cover#turn";
   $("#picks").replaceChildren();
   $("#locked").hidden = true;
   $("#locked").replaceChildren();
@@ -257,41 +257,39 @@ function renderResult(state) {
   const mine = turn.votes[state.seat];
   const competitive = state.view.variant === "competitive";
   const gain = competitive
-    ? (turn.scorers.includes(state.seat) ? "+1 point for you" : "no point for you")
-    : `+${turn.points} for the team`;
+    ? (turn.scorers.includes(state.seat) ? t("dc.phone.plus_you") : t("dc.phone.no_point"))
+    : t("dc.phone.team_gain", { points: turn.points });
   box.replaceChildren(
-    el("p", { class: "result-title" }, `Turn ${turn.turn}: Record ${turn.card} goes into the mosaic`),
+    el("p", { class: "result-title" }, t("dc.phone.result_title", { turn: turn.turn, card: turn.card })),
     el("div", { class: "result-row" },
       sleeveImage(turn.sleeve, "sleeve-art result-art"),
       el("div", {},
-        el("p", { class: "result-sleeve" }, `“${turn.sleeve.title || `sleeve ${turn.sleeve.id}`}”`),
-        el("p", { class: "result-mine" }, mine === turn.card ? `Your pick, Record ${mine}: ${gain}.`
-          : mine >= 1 ? `You picked Record ${mine}: ${gain}.` : `${gain}.`))),
-    el("ul", { class: "result-votes", "aria-label": "The votes" }, [1, 2, 3, 4].map((card) => el("li", {
+        el("p", { class: "result-sleeve" }, `“${turn.sleeve.title || t("dc.sleeve.n", { id: turn.sleeve.id })}”`),
+        el("p", { class: "result-mine" }, mine === turn.card ? t("dc.phone.your_pick", { card: mine, gain })
+          : mine >= 1 ? t("dc.phone.you_picked", { card: mine, gain }) : t("dc.phone.gain_only", { gain })))),
+    el("ul", { class: "result-votes", "aria-label": t("dc.phone.votes_aria") }, [1, 2, 3, 4].map((card) => el("li", {
       class: card === turn.card ? "won" : "",
-    }, el("b", {}, `Record ${card}`), ": ",
-    byCard[card].length ? andList(byCard[card].map((s) => (s === state.seat ? "you" : names[s]))) : "no vote"))));
+    }, el("b", {}, t("dc.record", { card })), ": ",
+    byCard[card].length ? andList(byCard[card].map((s) => (s === state.seat ? t("dc.phone.you") : names[s]))) : t("dc.phone.no_vote")))));
 }
 
 function renderPhase(state) {
   const view = state.view;
   const names = state.seats.map((s) => s.name);
-  const cards = (view.candidates || []).map((c) => `Record ${c}`);
-  const list = cards.length > 1 ? `${cards.slice(0, -1).join(", ")} and ${cards.at(-1)}` : cards[0];
-  let title = `Turn ${view.turn} of ${view.turns}`;
-  let hint = "Which sleeve fits the song? Nobody sees your pick until everyone has chosen.";
+  const list = andList((view.candidates || []).map((card) => t("dc.record", { card })));
+  let title = t("dc.game.turn", { turn: view.turn, turns: view.turns });
+  let hint = t("dc.phone.pick_hint");
   if (view.phase === "tiebreak") {
-    title = view.tiebreak_round > 1 ? `Still tied! Vote again (${view.tiebreak_round})` : "A tie! Vote again, together";
-    hint = `Vote again, only between ${list}. The first votes are shown on the sleeves.`;
+    title = view.tiebreak_round > 1 ? t("dc.phone.still_tied", { round: view.tiebreak_round }) : t("dc.phone.tie");
+    hint = t("dc.phone.tie_hint", { cards: list });
   } else if (view.phase === "leader") {
     const leading = view.leader === state.seat;
-    title = leading ? "A tie! You're the Leader: you decide" : `A tie! ${names[view.leader]} decides`;
-    hint = leading
-      ? `Choose which of ${list} goes into the mosaic. Its voters score.`
-      : `The Leader picks one of ${list}. Its voters score a point.`;
+    title = leading ? t("dc.phone.you_lead") : t("dc.phone.leader_decides", { name: names[view.leader] });
+    hint = leading ? t("dc.phone.you_lead_hint", { cards: list }) : t("dc.phone.leader_hint", { cards: list });
   }
   $("#phase-title").textContent = title;
   $("#phase-hint").textContent = hint;
+  $("#phase-help").href = `/how-to-play/disc-cover#${view.phase}`;
 }
 
 function renderPicks(state) {
@@ -303,13 +301,13 @@ function renderPicks(state) {
     const allowed = cards.includes(card);
     const chosen = shown === card && view.phase !== "leader";
     const out = view.phase !== "vote" && !(view.candidates || []).includes(card);
-    const name = sleeve.title ? `${sleeve.title} by ${sleeve.artist}` : `sleeve ${sleeve.id}`;
+    const name = sleeve.title ? t("dc.sleeve.by", { title: sleeve.title, artist: sleeve.artist }) : t("dc.sleeve.n", { id: sleeve.id });
     return el("button", {
       class: `pick${chosen ? " chosen" : ""}${out ? " out" : ""}`,
       type: "button",
       disabled: !allowed,
       "aria-pressed": type === "vote" ? String(chosen) : null,
-      "aria-label": `Record ${card}: ${name}${chosen ? " (your pick)" : ""}`,
+      "aria-label": t("dc.phone.pick_aria", { card, name, mine: chosen ? t("dc.phone.pick_mine") : "" }),
       "data-card": card,
       onclick: () => send({ type, card }),
     },
@@ -330,25 +328,25 @@ function renderLocked(state) {
   const box = $("#locked");
   box.hidden = false;
   const waiting = view.waiting_for.filter((s) => s !== state.seat).map((s) => state.seats[s]?.name);
-  const waitText = waiting.length ? `Waiting for ${waiting.join(", ")}.` : "";
+  const waitText = waiting.length ? t("dc.phone.waiting_for", { names: andList(waiting) }) : "";
   if (view.phase === "leader") {
     box.className = "locked";
     box.replaceChildren(view.leader === state.seat
-      ? el("p", {}, "Tap a bright sleeve to decide.")
+      ? el("p", {}, t("dc.phone.tap_decide"))
       : el("p", {}, waitText));
     return;
   }
   if (wish) {
     box.className = "locked sending";
-    box.replaceChildren(el("p", {}, `Sending Record ${wish.card}…`));
+    box.replaceChildren(el("p", {}, t("dc.phone.sending", { card: wish.card })));
   } else if (view.my_vote) {
     box.className = "locked in";
     box.replaceChildren(
-      el("p", { class: "big" }, lockIcon(), `Locked in: Record ${view.my_vote}`),
-      el("p", { class: "muted" }, `You can change your mind until the last vote. ${waitText}`));
+      el("p", { class: "big" }, lockIcon(), t("dc.phone.locked", { card: view.my_vote })),
+      el("p", { class: "muted" }, `${t("dc.phone.change_mind")} ${waitText}`));
   } else {
     box.className = "locked";
-    box.replaceChildren(el("p", {}, "Tap a sleeve to lock in your pick."), lastTurn(state));
+    box.replaceChildren(el("p", {}, t("dc.phone.tap_lock")), lastTurn(state));
   }
 }
 
@@ -363,17 +361,17 @@ function lastTurn(state) {
   if (!turn || state.view.phase !== "vote") return "";
   const mine = turn.votes[state.seat] === turn.card;
   const scored = state.view.variant === "competitive"
-    ? (turn.scorers.includes(state.seat) ? "you scored 1 point" : "no point for you")
-    : `the team scored ${plural(turn.points, "point", "points")}`;
+    ? (turn.scorers.includes(state.seat) ? t("dc.phone.scored_one") : t("dc.phone.no_point"))
+    : t("dc.phone.team_scored", { count: turn.points });
   return el("p", { class: "muted last" },
-    `Last turn: Record ${turn.card}, “${turn.sleeve.title}”${mine ? " (your pick)" : ""}: ${scored}.`);
+    t("dc.phone.last", { card: turn.card, title: turn.sleeve.title, mine: mine ? t("dc.phone.pick_mine") : "", scored }));
 }
 
 function renderPlayers(state) {
   $("#players").replaceChildren(...state.seats.map((seat) => el("li", { class: seat.connected ? "" : "away" },
     el("span", { class: "disc tiny", style: { "--c": seatColour(seat.seat) }, "aria-hidden": "true" },
       el("span", {}, initials(seat.name))),
-    `${seat.name}${seat.seat === state.seat ? " (you)" : ""}${seat.bot ? " · bot" : ""}${seat.connected ? "" : " · away"}`)));
+    `${seat.name}${seat.seat === state.seat ? t("dc.phone.player_you") : ""}${seat.bot ? t("dc.phone.player_bot") : ""}${seat.connected ? "" : t("dc.phone.player_away")}`)));
 }
 
 function renderOver(state) {
@@ -387,38 +385,45 @@ function renderOver(state) {
   $("#locked").hidden = true;
   const box = $("#over-box");
   box.hidden = false;
-  $("#phase-title").textContent = "Game over";
+  $("#phase-title").textContent = t("dc.phone.over");
   if (view.variant === "competitive") {
     const won = result.winners.includes(state.seat);
     const shared = result.winners.length > 1;
     $("#phase-hint").textContent = won
-      ? (shared ? "You share the victory!" : "You win!")
-      : `${andList(result.winners.map((s) => state.seats[s].name))} ${shared ? "share the victory" : "wins"}.`;
+      ? (shared ? t("dc.phone.you_share") : t("dc.phone.you_win"))
+      : t(shared ? "dc.phone.they_share" : "dc.phone.they_win", { names: andList(result.winners.map((s) => state.seats[s].name)) });
     const order = result.points.map((p, seat) => ({ p, seat })).sort((a, b) => b.p - a.p || a.seat - b.seat);
     // Tied players share a place: 1, 1, 3, 3.
     const place = (p) => 1 + result.points.filter((q) => q > p).length;
     box.replaceChildren(el("ol", { class: "ranking" }, order.map(({ p, seat }) =>
       el("li", { class: seat === state.seat ? "me" : "" },
-        el("span", { class: "place" }, `${place(p)}.`),
-        ` ${state.seats[seat].name}: ${plural(p, "point", "points")}`))));
+        el("span", { class: "place" }, t("dc.phone.place", { place: place(p) })),
+        ` ${t("dc.phone.rank", { name: state.seats[seat].name, points: t("common.points", { count: p }) })}`))),
+      el("p", { class: "muted explain" }, t("dc.over.explain.comp")));
   } else {
-    $("#phase-hint").textContent = `The team scored ${result.score}.`;
+    $("#phase-hint").textContent = t("dc.phone.team_total", { score: result.score });
     const { ladder, next } = tierLadder(view.players, result.score);
-    box.replaceChildren(el("p", { class: "tier neon" }, result.tier),
+    const tier = (name) => t(`dc.tier.${name}`);
+    box.replaceChildren(el("p", { class: "tier neon" }, tier(result.tier)),
       el("p", { class: "next-tier" }, next
-        ? `${plural(next.missing, "point", "points")} more would have reached ${next.tier} (${next.min}).`
-        : "The top of the ladder!"),
-      el("ol", { class: "ladder", "aria-label": "The tier ladder" }, ladder.slice().reverse().map((step) =>
+        ? t("dc.over.next_tier", { count: next.missing, tier: tier(next.tier), min: next.min })
+        : t("dc.over.top")),
+      el("ol", { class: "ladder", "aria-label": t("dc.over.ladder") }, ladder.slice().reverse().map((step) =>
         el("li", { class: `${step.reached ? "reached" : ""}${step.current ? " current" : ""}`, "aria-current": step.current ? "step" : null },
-          el("span", {}, step.tier), el("span", {}, `${step.min}+`)))));
+          el("span", {}, tier(step.tier)), el("span", {}, `${step.min}+`)))),
+      el("p", { class: "muted explain" }, t("dc.over.explain.coop")));
   }
-  box.append(el("p", { class: "muted" }, "Look at the table for the mosaic. If the table plays again, this page follows."));
+  box.append(el("p", { class: "muted" }, t("dc.phone.look_table")),
+    el("p", {}, el("a", { class: "rules-link", href: "/how-to-play/disc-cover#end", target: "_blank" }, t("common.how_to_play"))));
 }
 
 $("#take-back").addEventListener("click", () => {
   $("#error").textContent = "";
-  if (!live?.send({ type: "take_back" })) $("#error").textContent = "No connection: try again in a moment.";
+  if (!live?.send({ type: "take_back" })) $("#error").textContent = t("common.offline");
 });
+
+// The language switched on this phone: draw the page again in it.
+onLanguage(() => { if (last && !$("#seat-screen").hidden) render(last); });
 
 if (code && tokens.seat(code)) enter();
 else showJoin();

@@ -2,14 +2,19 @@
 // the song, reveal the votes together and grow the mosaic. It holds the host token of the room.
 import {
   $, $$, el, api, tokens, normaliseCode, RoomSocket, seatColour, initials, sleeveImage,
-  votesByCard, plural, andList, deadline, secondsLeft, tierLadder,
+  votesByCard, deadline, secondsLeft, tierLadder,
 } from "./common.js";
+import { t, has, andList, onLanguage, lang } from "/static/common/i18n.js";
 import { cue } from "./cues.js";
 import { qrSvg } from "./qr.js";
 
 const params = new URLSearchParams(location.search);
 const HOLD = Number(params.get("hold") || 5000); // how long a reveal stays on the table, in ms
-const VARIANT_NAMES = { cooperative: "Together", competitive: "Everyone for themselves" };
+const variantName = (variant) => t(`dc.variant.${variant}`);
+const levelName = (level) => t(`common.level.${level || "normal"}`);
+const tierName = (tier) => t(`dc.tier.${tier}`);
+const tracks = (n) => t("dc.tracks", { count: n });
+const points = (n) => t("common.points", { count: n });
 
 let code = normaliseCode(params.get("room"));
 let hostToken = code ? tokens.host(code) : null;
@@ -44,7 +49,7 @@ const ICONS = {
 
 // ---- setup ---------------------------------------------------------------------------------
 
-let library = { sources: [{ id: "demo", name: "Demo playlist", tracks: null, ready: false, themes: [] }], playlists: [] };
+let library = { sources: [{ id: "demo", name: t("dc.source.demo"), tracks: null, ready: false, themes: [] }], playlists: [] };
 let musicProblem = null; // why the chosen music cannot be played (from the server), or null
 let checks = 0; // numbers the music checks, so a late answer never overwrites a newer one
 let creating = false; // "Open the room" was pressed and its answer has not come yet
@@ -69,23 +74,34 @@ function showSources(loaded) {
   $("#sources").setAttribute("aria-busy", String(!loaded));
   const note = (s) => {
     if (s.ready === false) {
-      return s.error ? `cannot be made: ${s.error}` : `being made: ${s.progress?.done ?? 0} of ${s.progress?.total ?? "?"}`;
+      return s.error ? t("dc.source.failed", { error: s.error })
+        : t("dc.source.making", { done: s.progress?.done ?? 0, total: s.progress?.total ?? "?" });
     }
-    return typeof s.tracks === "number" ? plural(s.tracks, "track", "tracks") : loaded ? "none found" : "looking…";
+    return typeof s.tracks === "number" ? tracks(s.tracks) : loaded ? t("dc.source.none") : t("dc.source.looking");
   };
   const sources = [
-    ...library.sources.map((s) => ({ id: s.id, name: s.name, note: note(s), disabled: s.tracks === 0 || Boolean(s.error) })),
-    { id: "playlist", name: "A playlist", note: library.playlists.length ? `${library.playlists.length} found` : loaded ? "none found" : "looking…",
+    ...library.sources.map((s) => ({ id: s.id, name: sourceName(s), note: note(s), disabled: s.tracks === 0 || Boolean(s.error) })),
+    { id: "playlist", name: t("dc.source.playlist"), note: library.playlists.length ? t("dc.source.found", { count: library.playlists.length }) : loaded ? t("dc.source.none") : t("dc.source.looking"),
       disabled: !library.playlists.length },
-    { id: "external", name: "External player", note: "no sound here; the table tells you when to start the next song" },
+    { id: "external", name: t("dc.source.external"), note: t("dc.source.external.note") },
   ];
   $("#sources").replaceChildren(...sources.map((s) => el("label", { class: "choice small" },
     el("input", { type: "radio", name: "source", value: s.id, checked: s.id === chosen, disabled: s.disabled,
       onchange: () => musicFormChanged(true) }),
     el("span", {}, el("b", {}, s.name), el("small", {}, s.note)))));
   $("#playlist").replaceChildren(...library.playlists.map((p) =>
-    new Option(`${p.name} (${plural(p.tracks, "track", "tracks")})`, p.id, false, p.id === playlist)));
+    new Option(t("dc.playlist.option", { name: p.name, tracks: tracks(p.tracks) }), p.id, false, p.id === playlist)));
   musicFormChanged(false);
+}
+
+/** A source's name: the built-in ones in this page's language, a music folder by its own name. */
+function sourceName(source) {
+  return source.id === "demo" || source.id === "library" ? t(`dc.source.${source.id}`) : source.name;
+}
+
+/** A theme's name: the demo's genres and decades in this page's language, the others as tagged. */
+function themeName(name) {
+  return has(`dc.theme.${name}`) ? t(`dc.theme.${name}`) : name;
 }
 
 /** The themes the chosen source offers, with their own counts (never another source's). */
@@ -107,9 +123,9 @@ function musicFormChanged(sourceChanged) {
     library.sources.map((s) => s.ready)]);
   if (!sourceChanged && key === shownThemes) return;
   shownThemes = key;
-  $("#themes").replaceChildren(...offered.map((t) => el("label", { class: "theme" },
-    el("input", { type: "checkbox", name: "theme", value: t.name, checked: ticked.has(t.name), onchange: checkMusic }),
-    el("span", {}, t.name, el("small", {}, ` ${t.tracks}`)))));
+  $("#themes").replaceChildren(...offered.map((theme) => el("label", { class: "theme" },
+    el("input", { type: "checkbox", name: "theme", value: theme.name, checked: ticked.has(theme.name), onchange: checkMusic }),
+    el("span", {}, themeName(theme.name), el("small", {}, ` ${theme.tracks}`)))));
   $("#themes-box").hidden = !offered.length;
   checkMusic();
 }
@@ -135,7 +151,7 @@ async function checkMusic() {
   if (settings.source === "external" || demoBeingMade) {
     musicProblem = null;
     note.className = "music-note";
-    note.textContent = demoBeingMade ? "The demo playlist is still being made: opening the room waits until it is ready." : "";
+    note.textContent = demoBeingMade ? t("dc.music.demo_wait") : "";
     $("#create").disabled = creating;
     return;
   }
@@ -144,7 +160,8 @@ async function checkMusic() {
     if (number !== checks) return;
     musicProblem = null;
     note.className = answer.repeats ? "music-note warn" : "music-note";
-    note.textContent = answer.warning || `${plural(answer.tracks, "track", "tracks")} for ${answer.turns} turns.`;
+    note.textContent = answer.repeats ? t("dc.music.repeats", { count: answer.tracks, turns: answer.turns })
+      : t("dc.music.enough", { tracks: tracks(answer.tracks), turns: answer.turns });
   } catch (error) {
     if (number !== checks) return;
     musicProblem = error.message;
@@ -201,7 +218,7 @@ function enter() {
     },
     onError: (message) => showError(message.message),
     onAgain: moveTo,
-    onClosed: () => showError("The server closed the table's connection; reload the page."),
+    onClosed: () => showError(t("dc.game.closed")),
   });
 }
 
@@ -287,11 +304,11 @@ function renderLobby(state) {
   }
   const max = info?.max_players || 8;
   const min = info?.min_players || 3;
-  $("#seat-count").textContent = `${state.seats.length} of ${max}`;
+  $("#seat-count").textContent = t("dc.lobby.count", { count: state.seats.length, max });
   $("#lobby-seats").replaceChildren(...state.seats.map((seat) => el("li", { class: `seat-chip${seat.connected ? "" : " away"}`, style: { "--c": seatColour(seat.seat) } },
     el("span", { class: "disc", "aria-hidden": "true" }, el("span", {}, initials(seat.name))),
-    el("span", { class: "seat-name" }, seat.name, seat.bot ? el("small", {}, ` · ${seat.level || "normal"}`) : seat.connected ? "" : el("small", {}, " away")),
-    el("button", { type: "button", class: "quiet tiny", "aria-label": `Remove ${seat.name}`,
+    el("span", { class: "seat-name" }, seat.name, seat.bot ? el("small", {}, ` · ${levelName(seat.level)}`) : seat.connected ? "" : el("small", {}, ` ${t("dc.lobby.away")}`)),
+    el("button", { type: "button", class: "quiet tiny", "aria-label": t("dc.lobby.remove", { name: seat.name }),
       onclick: () => host("DELETE", `seats/${seat.seat}`).catch((e) => showError(e.message)) }, "✕"))));
   $("#add-bot").disabled = state.seats.length >= max;
   $("#start").disabled = state.seats.length < min;
@@ -307,16 +324,16 @@ function renderLobby(state) {
     }
   }
   $("#lobby-hint").textContent = state.seats.length < min
-    ? `Waiting for players: ${min - state.seats.length} more to start (or add bots).`
-    : "Everyone in? Start when the drinks are poured.";
+    ? t("dc.lobby.need", { count: min - state.seats.length })
+    : t("dc.lobby.ready");
   const setup = info?.music;
-  $("#lobby-music").textContent = setup ? `Music: ${describeSource(setup)}` : "";
+  $("#lobby-music").textContent = setup ? t("dc.lobby.music", { source: describeSource(setup) }) : "";
 }
 
 function describeSource(setup) {
-  const names = { demo: "the demo playlist", library: "your music folder", playlist: "a playlist", external: "an external player" };
-  const themes = setup.themes?.length ? ` · ${setup.themes.join(", ")}` : "";
-  return `${names[setup.source] || setup.source}${themes}${setup.play_to_end ? " · party mode" : ""}`;
+  const names = Object.fromEntries(["demo", "library", "playlist", "external"].map((id) => [id, t(`dc.describe.${id}`)]));
+  const themes = setup.themes?.length ? ` · ${setup.themes.map(themeName).join(t("common.list_sep"))}` : "";
+  return `${names[setup.source] || setup.source}${themes}${setup.play_to_end ? ` · ${t("dc.describe.party")}` : ""}`;
 }
 
 // ---- the reveal ----------------------------------------------------------------------------
@@ -453,7 +470,7 @@ for (const type of ["play", "pause", "ended"]) {
     const on = !audio.paused && !audio.ended;
     $("#vinyl").classList.toggle("spinning", on);
     $("#pause").innerHTML = on ? ICONS.pause : ICONS.play;
-    $("#pause").setAttribute("aria-label", on ? "Pause the song" : "Play the song");
+    $("#pause").setAttribute("aria-label", on ? t("dc.game.pause") : t("dc.game.play"));
   });
 }
 $("#pause").addEventListener("click", () => {
@@ -470,18 +487,17 @@ $("#skip").addEventListener("click", () => host("POST", "music/skip").catch((e) 
 function names(state) { return state.seats.map((s) => s.name); }
 
 function cardList(cards) {
-  const items = cards.map((c) => `Record ${c}`);
-  return items.length > 1 ? `${items.slice(0, -1).join(", ")} and ${items.at(-1)}` : items[0] || "";
+  return andList(cards.map((card) => t("dc.record", { card })));
 }
 
 function renderGame(state) {
   const view = state.view;
   $("#game-code").textContent = code;
-  $("#turn").textContent = `Turn ${reveal ? reveal.record.turn : view.turn} of ${view.turns}`;
+  $("#turn").textContent = t("dc.game.turn", { turn: reveal ? reveal.record.turn : view.turn, turns: view.turns });
   const competitive = view.variant === "competitive";
   $("#score").replaceChildren(competitive
-    ? el("span", {}, VARIANT_NAMES.competitive)
-    : el("span", {}, "Team score ", el("b", { class: "neon" }, String(view.score))));
+    ? el("span", {}, variantName("competitive"))
+    : el("span", {}, `${t("dc.game.team_score")} `, el("b", { class: "neon" }, String(view.score))));
   renderPlayerPanel(view);
   renderBanner(state);
   renderRecords(state);
@@ -503,10 +519,10 @@ function tick() {
   const timer = $("#timer");
   timer.hidden = left === null || state.listening || Boolean(reveal);
   if (!timer.hidden) {
-    const text = `${left} s`;
+    const text = t("common.seconds", { count: left });
     if (timer.textContent !== text) timer.textContent = text;
     timer.classList.toggle("urgent", left <= 5);
-    timer.setAttribute("aria-label", `${left} seconds left to vote`);
+    timer.setAttribute("aria-label", t("dc.timer.aria", { count: left }));
   }
   const opens = $("#opens-in");
   if (opens) opens.textContent = String(secondsLeft(opensUntil) ?? "");
@@ -537,9 +553,9 @@ function renderAway(state) {
   if (!seat) return;
   box.dataset.seat = String(seat.seat);
   const gone = Math.round((Date.now() - awaySince.get(seat.seat)) / 1000);
-  const text = `${seat.name}'s phone has been away for ${gone} s: the vote waits for ${seat.name}.`;
+  const text = t("dc.away.text", { name: seat.name, seconds: gone });
   if ($("#away-text").textContent !== text) $("#away-text").textContent = text;
-  $("#away-bot").setAttribute("aria-label", `Let a bot vote for ${seat.name}`);
+  $("#away-bot").setAttribute("aria-label", t("dc.away.bot", { name: seat.name }));
 }
 
 $("#away-bot").addEventListener("click", () => {
@@ -558,10 +574,10 @@ function renderPlayerPanel(view) {
   $("#skip").hidden = !music || external;
   $("#pause").hidden = !music || external;
   if (external) {
-    $("#now-title").textContent = "External player";
-    $("#now-artist").textContent = "No sound from this screen";
+    $("#now-title").textContent = t("dc.game.external");
+    $("#now-artist").textContent = t("dc.game.external.note");
   } else if (!music) {
-    $("#now-title").textContent = "No music from the server";
+    $("#now-title").textContent = t("dc.game.no_music");
     $("#now-artist").textContent = "";
   }
   void view;
@@ -572,7 +588,7 @@ function renderBanner(state) {
   const who = names(state);
   const external = music?.source === "external";
   let text;
-  const stop = external && !music.play_to_end ? " Stop the song now." : "";
+  const stop = external && !music.play_to_end ? ` ${t("dc.banner.stop")}` : "";
   const listening = Boolean(state.listening) && state.status === "playing";
   $("#song-playing").hidden = !(listening && external && !reveal);
   $("#next-song").hidden = !(music?.play_to_end && queued && songBusy() && !reveal);
@@ -581,16 +597,15 @@ function renderBanner(state) {
   } else if (listening) {
     text = listeningText(state);
   } else if (view.phase === "tiebreak") {
-    text = `A tie between ${cardList(view.candidates)}! Agree together: vote again among them` +
-      (view.tiebreak_round > 1 ? ` (round ${view.tiebreak_round}).` : ".") + stop;
+    text = (view.tiebreak_round > 1
+      ? t("dc.banner.tie_round", { cards: cardList(view.candidates), round: view.tiebreak_round })
+      : t("dc.banner.tie", { cards: cardList(view.candidates) })) + stop;
   } else if (view.phase === "leader") {
-    text = `A tie between ${cardList(view.candidates)}! ${who[view.leader]}, the Leader, decides.${stop}`;
+    text = t("dc.banner.leader", { cards: cardList(view.candidates), name: who[view.leader] }) + stop;
   } else {
     const waiting = view.waiting_for.length;
-    const toCome = waiting ? ` ${plural(waiting, "vote", "votes")} to come.` : "";
-    text = external
-      ? `Pick the sleeve that fits the song on your phone.${toCome}`
-      : `Listen, and pick the sleeve that fits on your phone.${toCome}`;
+    const toCome = waiting ? ` ${t("dc.banner.to_come", { count: waiting })}` : "";
+    text = (external ? t("dc.banner.pick_external") : t("dc.banner.pick")) + toCome;
   }
   const banner = $("#banner");
   if (banner.dataset.text !== text) {
@@ -600,40 +615,41 @@ function renderBanner(state) {
     banner.replaceChildren(parts[0], ...(parts.length > 1 ? [el("b", { id: "opens-in" }, String(secondsLeft(opensUntil) ?? "")), parts[1]] : []));
   }
   banner.className = `banner${reveal ? " reveal" : listening ? " listening" : view.phase !== "vote" ? " tie" : ""}`;
+  // The help link opens the part of the rules this moment is about.
+  const part = reveal ? "reveal" : listening ? "turn" : view.phase === "vote" ? "vote" : view.phase;
+  $("#banner-help").href = `/how-to-play/disc-cover#${part}`;
 }
 
 /** The banner before a turn's vote opens: what the song is doing. Never "listen" over an old song. */
 function listeningText(state) {
   const turn = state.view.turn;
   const external = music?.source === "external";
-  const opens = opensUntil !== null ? " (the vote opens by itself in {opens} s)" : "";
+  // {opens} stays in the text: the banner puts a live countdown there.
+  const opens = opensUntil !== null ? ` ${t("dc.banner.opens")}` : "";
   if (external) {
-    return music.play_to_end
-      ? `When the last song ends, start turn ${turn}'s song on your player and press “The song is playing”.`
-      : `Start turn ${turn}'s song on your player now, then press “The song is playing”${opens}.`;
+    return music.play_to_end ? t("dc.banner.ext_party", { turn }) : t("dc.banner.ext", { turn, opens });
   }
-  if (!music?.url) return `Turn ${turn} begins…`;
+  if (!music?.url) return t("dc.banner.begins", { turn });
   if (queued && songBusy()) {
-    return `“${playing.track?.title || "This song"}” plays to its end; turn ${turn} begins with the next song ` +
-      "(or press “Next song”).";
+    return t("dc.banner.plays_to_end", { title: playing.track?.title || t("dc.banner.this_song"), turn });
   }
-  if (!$("#unmute").hidden) return `Press “▶ Play the song” to start turn ${turn}${opens}.`;
-  if (heardTurn === turn) return `Listen… the sleeves of turn ${turn} are on your phones in a moment.`;
-  return `Here comes the song of turn ${turn}…`;
+  if (!$("#unmute").hidden) return t("dc.banner.press_play", { turn, opens });
+  if (heardTurn === turn) return t("dc.banner.listen", { turn });
+  return t("dc.banner.here_comes", { turn });
 }
 
 function revealText(record, state) {
   const who = names(state);
   const votes = votesByCard(record.votes)[record.card].length;
   const external = music?.source === "external";
-  const stop = external && !music.play_to_end ? " Stop the song now." : "";
-  const how = record.decided_by === "majority" ? `with ${plural(votes, "vote", "votes")}`
-    : record.decided_by === "leader" ? `chosen by the Leader, ${who[record.leader]}`
-    : record.decided_by === "draw" ? "by a draw after three tie-breaks" : "after the tie-break";
+  const stop = external && !music.play_to_end ? ` ${t("dc.banner.stop")}` : "";
+  const how = record.decided_by === "majority" ? t("dc.reveal.majority", { count: votes })
+    : record.decided_by === "leader" ? t("dc.reveal.leader", { name: who[record.leader] })
+    : record.decided_by === "draw" ? t("dc.reveal.draw") : t("dc.reveal.tiebreak");
   const gain = state.view.variant === "competitive"
-    ? (record.scorers.length ? `a point for ${andList(record.scorers.map((s) => who[s]))}` : "no points")
-    : `+${record.points} for the team`;
-  return `Record ${record.card}, “${record.sleeve.title}”, goes into the mosaic ${how}: ${gain}.${stop}`;
+    ? (record.scorers.length ? t("dc.reveal.point_for", { names: andList(record.scorers.map((s) => who[s])) }) : t("dc.reveal.no_points"))
+    : t("dc.reveal.team", { points: record.points });
+  return t("dc.reveal.text", { card: record.card, title: record.sleeve.title, how, gain }) + stop;
 }
 
 function renderRecords(state) {
@@ -661,19 +677,19 @@ function renderRecords(state) {
       title: who[seat],
     }, el("span", {}, initials(who[seat]))));
     const tieRound = roundByCard && roundByCard[card].length
-      ? el("p", { class: "tb-votes" }, `Tie-break vote: ${roundByCard[card].map((s) => who[s]).join(", ")}`) : null;
-    const label = `Record ${card}: ${sleeve.title || "sleeve"} by ${sleeve.artist || ""}` +
-      (byCard ? `; ${plural(votes.length, "vote", "votes")}${votes.length ? ` (${votes.map((s) => who[s]).join(", ")})` : ""}` : "");
+      ? el("p", { class: "tb-votes" }, t("dc.card.tiebreak_votes", { names: andList(roundByCard[card].map((s) => who[s])) })) : null;
+    const label = t("dc.card.label", { card, title: sleeve.title || t("dc.card.sleeve"), artist: sleeve.artist || "" }) +
+      (byCard ? `; ${t("dc.card.votes", { count: votes.length })}${votes.length ? ` (${andList(votes.map((s) => who[s]))})` : ""}` : "");
     if (covered) {
-      return el("article", { class: "record covered", "aria-label": `Record ${card}: face down until the song plays` },
-        el("p", { class: "tab display", "aria-hidden": "true" }, el("span", {}, "Record"), el("b", {}, String(card))),
+      return el("article", { class: "record covered", "aria-label": t("dc.card.face_down", { card }) },
+        el("p", { class: "tab display", "aria-hidden": "true" }, el("span", {}, t("dc.record.word")), el("b", {}, String(card))),
         el("div", { class: "sleeve-wrap" }, el("div", { class: "sleeve-art face-down", "aria-hidden": "true" })));
     }
     return el("article", {
       class: `record${winner ? " winner" : ""}${out ? " out" : ""}${candidates?.includes(card) ? " tied" : ""}${winner && animate ? " glow" : ""}`,
       "aria-label": label,
     },
-    el("p", { class: "tab display", "aria-hidden": "true" }, el("span", {}, "Record"), el("b", {}, String(card))),
+    el("p", { class: "tab display", "aria-hidden": "true" }, el("span", {}, t("dc.record.word")), el("b", {}, String(card))),
     el("div", { class: "sleeve-wrap" }, sleeveImage(sleeve),
       winner ? el("span", { class: "points-badge" }, `+${record.points}`) : null),
     el("p", { class: "sleeve-title" }, sleeve.title || ""),
@@ -700,14 +716,14 @@ function renderMosaic(list, mosaic, big) {
   for (let place = 0; place < 9; place += 1) {
     const tile = mosaic[place];
     if (!tile) {
-      cells.push(el("li", { class: "tile empty", "aria-label": `place ${place + 1}: empty` }));
+      cells.push(el("li", { class: "tile empty", "aria-label": t("dc.mosaic.empty", { place: place + 1 }) }));
       continue;
     }
     const key = `m${code}-${place}-${tile.sleeve.id}-${big}`;
     const fresh = !seenAnimation.has(key);
     seenAnimation.add(key);
     cells.push(el("li", { class: `tile${fresh && previous ? " pop" : ""}`,
-      "aria-label": `place ${place + 1}: ${tile.sleeve.title}, ${plural(tile.points, "point", "points")}` },
+      "aria-label": t("dc.mosaic.tile", { place: place + 1, title: tile.sleeve.title, points: points(tile.points) }) },
     sleeveImage(tile.sleeve),
     el("span", { class: "points-badge", "aria-hidden": "true" }, String(tile.points))));
   }
@@ -730,25 +746,25 @@ function renderSeats(state) {
     const away = typeof seat.away === "number";
     const handed = handedToBot(seat);
     // While a reveal is on the table the next turn's votes are not news yet.
-    const status = reveal ? `picked ${reveal.record.votes[seat.seat]}`
-      : state.listening ? (away ? "phone away" : "listening")
-      : view.phase === "leader" ? (leader ? "deciding…" : "")
-      : voted ? "voted" : waiting ? (away ? "phone away" : "thinking…") : "";
-    const who = handed ? `a ${seat.level || "normal"} bot plays` : seat.bot ? seat.level || "normal" : "";
+    const status = reveal ? t("dc.seat.picked", { card: reveal.record.votes[seat.seat] })
+      : state.listening ? (away ? t("dc.seat.phone_away") : t("dc.seat.listening"))
+      : view.phase === "leader" ? (leader ? t("dc.seat.deciding") : "")
+      : voted ? t("dc.seat.voted") : waiting ? (away ? t("dc.seat.phone_away") : t("dc.seat.thinking")) : "";
+    const who = handed ? t("dc.seat.bot_plays", { level: levelName(seat.level) }) : seat.bot ? levelName(seat.level) : "";
     return el("button", {
       type: "button",
       class: `seat${voted ? " voted" : ""}${seat.connected ? "" : " away"}${leader ? " leader" : ""}${seat.bot ? " bot" : ""}`,
       style: { "--c": seatColour(seat.seat) },
       "aria-haspopup": "dialog",
-      "aria-label": `${seat.name}${who ? ` (${who})` : ""}${leader ? ", the Leader" : ""}: ${status || "waiting"}` +
-        (competitive ? `, ${plural(view.points[seat.seat], "point", "points")}` : "") + ". Seat menu",
+      "aria-label": t("dc.seat.aria", { name: seat.name, who: who ? ` (${who})` : "", leader: leader ? t("dc.seat.aria_leader") : "",
+        status: status || t("dc.seat.waiting"), points: competitive ? `, ${points(view.points[seat.seat])}` : "" }),
       onclick: () => openSeatMenu(seat.seat),
     },
     el("span", { class: "disc", "aria-hidden": "true" }, el("span", {}, initials(seat.name))),
     el("span", { class: "seat-text" },
       el("b", {}, seat.name),
       el("small", { class: "seat-status" }, [status, who].filter(Boolean).join(" · "))),
-    leader ? el("span", { class: "leader-token", title: "The Leader's record token" }, "Leader") : null,
+    leader ? el("span", { class: "leader-token", title: t("dc.seat.leader_token") }, t("dc.seat.leader")) : null,
     competitive ? el("span", { class: "seat-points" }, String(view.points[seat.seat])) : null);
   }));
   if ($("#seat-menu").open) fillSeatMenu();
@@ -779,12 +795,12 @@ function fillSeatMenu() {
   const handed = handedToBot(seat);
   $("#seat-menu-title").textContent = seat.name;
   $("#seat-menu-state").textContent = seat.bot
-    ? (handed ? `A ${seat.level || "normal"} bot plays for ${seat.name}.` : `A bot (${seat.level || "normal"}).`)
-    : seat.connected ? `${seat.name}'s phone is here.` : `${seat.name}'s phone is away.`;
+    ? (handed ? t("dc.menu.bot_for", { level: levelName(seat.level), name: seat.name }) : t("dc.menu.a_bot", { level: levelName(seat.level) }))
+    : seat.connected ? t("dc.menu.here", { name: seat.name }) : t("dc.menu.gone", { name: seat.name });
   $("#menu-give-back").hidden = !handed;
-  $("#menu-give-back").textContent = `Give the seat back to ${seat.name}`;
+  $("#menu-give-back").textContent = t("dc.menu.give_back", { name: seat.name });
   for (const button of $$("#menu-bot button")) {
-    button.setAttribute("aria-label", `A ${button.value} bot plays for ${seat.name}`);
+    button.setAttribute("aria-label", t("dc.menu.bot_aria", { level: levelName(button.value), name: seat.name }));
     button.classList.toggle("current", seat.bot && (seat.level || "normal") === button.value);
   }
 }
@@ -801,7 +817,7 @@ $("#seat-menu form").addEventListener("submit", async (event) => {
       menu.close();
     } else if (choice === "new-phone") {
       const name = $("#menu-name").value.trim();
-      if (!name) { $("#menu-error").textContent = "Type the new player's name first."; return; }
+      if (!name) { $("#menu-error").textContent = t("dc.menu.type_name"); return; }
       const answer = await hostWith("DELETE", `seats/${seat}/bot`, { name });
       showSeatLink(answer.token);
     } else {
@@ -839,27 +855,29 @@ function renderOver(state) {
     let lastPoints = null;
     $("#verdict").replaceChildren(
       el("p", { class: "verdict-line neon display" }, winners.length > 1
-        ? `${andList(winners)} share the victory` : `${winners[0]} wins`),
+        ? t("dc.over.share", { names: andList(winners) }) : t("dc.over.wins", { name: winners[0] })),
       el("ol", { class: "ranking" }, order.map(({ p, seat }, i) => {
         if (p !== lastPoints) { place = i + 1; lastPoints = p; }
         return el("li", { class: p === best ? "won" : "", style: { "--c": seatColour(seat) } },
           el("span", { class: "place" }, String(place)),
           el("span", { class: "disc", "aria-hidden": "true" }, el("span", {}, initials(who[seat]))),
           el("span", { class: "rank-name" }, who[seat]),
-          el("span", { class: "rank-points" }, plural(p, "point", "points")));
+          el("span", { class: "rank-points" }, points(p)));
       })));
   } else {
     const { ladder, next } = tierLadder(view.players, result.score);
     $("#verdict").replaceChildren(
-      el("p", { class: "muted" }, `The team scored ${result.score} with ${plural(view.players, "player", "players")}:`),
-      el("p", { class: "tier neon display" }, result.tier),
+      el("p", { class: "muted" }, t("dc.over.team_scored", { score: result.score, count: view.players })),
+      el("p", { class: "tier neon display" }, tierName(result.tier)),
       el("p", { class: "next-tier" }, next
-        ? `${plural(next.missing, "point", "points")} more would have reached ${next.tier} (${next.min}).`
-        : "The top of the ladder!"));
+        ? t("dc.over.next_tier", { count: next.missing, tier: tierName(next.tier), min: next.min })
+        : t("dc.over.top")));
     renderLadder(ladder);
   }
   $("#ladder").hidden = view.variant === "competitive";
-  $("#download").href = `/api/rooms/${code}/mosaic.png`;
+  $("#over-explain").textContent = t(view.variant === "competitive" ? "dc.over.explain.comp" : "dc.over.explain.coop");
+  $("#over-rules").href = `/how-to-play/disc-cover#${view.variant === "competitive" ? "ranking" : "tiers"}`;
+  $("#download").href = `/api/rooms/${code}/mosaic.png?lang=${encodeURIComponent(lang)}`;
   $("#download").setAttribute("download", `disc-cover-${code}.png`);
 }
 
@@ -868,10 +886,20 @@ function renderLadder(ladder) {
   $("#ladder").replaceChildren(...ladder.slice().reverse().map((step) => el("li", {
     class: `${step.reached ? "reached" : ""}${step.current ? " current" : ""}`,
     "aria-current": step.current ? "step" : null,
-  }, el("span", { class: "ladder-tier" }, step.tier), el("span", { class: "ladder-min" }, `${step.min}+`))));
+  }, el("span", { class: "ladder-tier" }, tierName(step.tier)), el("span", { class: "ladder-min" }, `${step.min}+`))));
 }
 
 // ---- start ---------------------------------------------------------------------------------
+
+// Another language chosen on this screen: everything drawn from the state is drawn again.
+onLanguage(() => {
+  $("#records").dataset.sig = "";
+  for (const list of [$("#mosaic"), $("#final-mosaic")]) list.dataset.sig = "";
+  $("#banner").dataset.text = "";
+  shownThemes = null;
+  if (last) render(last);
+  else showSources(true);
+});
 
 if (code && hostToken) enter();
 else loadMusic();

@@ -1,7 +1,7 @@
 // The landing page: one way into each game's own table screen, and a room code box for phones.
 // Rooms are only ever made by a game's table screen, which sets up everything the game needs
 // (music, sleeves, QR code), so no page here creates a room that cannot be played.
-"use strict";
+import { t } from "/static/common/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const store = window.localStorage;
@@ -10,7 +10,7 @@ const normalise = (text) => (text || "").trim().toUpperCase().replace(/[^A-Z]/g,
 $("join-form").onsubmit = async (event) => {
   event.preventDefault();
   const code = normalise($("join-code").value);
-  if (code.length !== 4) { $("error").textContent = "A room code has 4 letters."; return; }
+  if (code.length !== 4) { $("error").textContent = t("common.code_letters"); return; }
   // The phone page of the room's game is served at /join/CODE (it asks for a name there).
   location.assign(`/join/${code}`);
 };

@@ -1,0 +1,174 @@
+"""Disc Cover in Simplified Chinese, in a real browser: a whole cooperative game with the table
+switched to 简体中文 at setup, two phones whose browsers ask for Chinese, one English phone and a
+bot. Every screen a Chinese reader sees is scanned for Latin words that are not names; the English
+phone stays English throughout (a room mixes languages). With ``RECORDROOM_SCREENSHOTS=DIR`` the
+Chinese table and phone are photographed (``*-zh.png``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from .zh_text import FastServer, latin_words, save_small, sleeve_words
+
+pytestmark = pytest.mark.browser
+
+NAMES = ("Ann", "Bea", "Cem")
+TIERS_ZH = ("一片嘈杂", "错音连连", "音准到位", "踩准节拍", "默契同步", "完美和鸣")
+
+
+@pytest.fixture(scope="module")
+def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FastServer]:
+    running = FastServer(tmp_path_factory.mktemp("zh-server"))
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+class Night:
+    def __init__(self, browser: Browser, shots: Path | None) -> None:
+        self.browser = browser
+        self.shots = shots
+        self.contexts: list[BrowserContext] = []
+        self.errors: list[str] = []
+
+    def page(self, locale: str, width: int, height: int, label: str) -> Page:
+        context = self.browser.new_context(
+            locale=locale, viewport={"width": width, "height": height}, has_touch=width < 500
+        )
+        self.contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.on("pageerror", lambda error: self.errors.append(f"{label}: {error}"))
+        return page
+
+    def shot(self, page: Page, name: str) -> None:
+        if self.shots is not None:
+            page.wait_for_timeout(800)
+            save_small(page, self.shots / f"disc-cover-{name}-zh.png")
+
+
+@pytest.fixture
+def night(browser: Browser, screenshots: Path | None) -> Iterator[Night]:
+    running = Night(browser, screenshots)
+    yield running
+    for context in running.contexts:
+        context.close()
+    assert not running.errors, running.errors
+
+
+def turn_title(lang: str, turn: int) -> str:
+    return f"第 {turn} 轮 / 共 9 轮" if lang == "zh" else f"Turn {turn} of 9"
+
+
+def test_a_whole_game_with_a_chinese_table_and_mixed_phones(
+    night: Night, fast_server: FastServer
+) -> None:
+    base = fast_server.base
+    names = set(NAMES) | sleeve_words(base) | {"Bot"}
+
+    # The table's browser speaks English; the host switches the screen to Chinese at setup.
+    table = night.page("en-US", 1280, 720, "table")
+    table.goto(f"{base}/table?hold=1200")
+    expect(table.locator("#sources[data-loaded]")).to_be_attached(timeout=90_000)
+    expect(table.locator("#create")).to_have_text("Open the room")
+    table.locator("#setup select.lang-switch").select_option("zh-CN")
+    expect(table.locator("#create")).to_have_text("开设房间")
+    expect(table.locator("html")).to_have_attribute("lang", "zh-CN")
+    expect(table.locator("#music-note")).to_contain_text("首歌")
+    assert latin_words(table, names) == []
+    night.shot(table, "table-setup")
+    table.locator("input[name=variant][value=cooperative]").check()
+    table.locator("#create").click()
+    expect(table.locator("#lobby")).to_be_visible()
+    code = table.locator("#lobby-code").inner_text().strip()
+    assert re.fullmatch(r"[A-Z]{4}", code)
+
+    # Two phones ask for Chinese, one for English.
+    phones: list[tuple[Page, str]] = []
+    for name, lang in zip(NAMES, ("zh", "zh", "en"), strict=True):
+        phone = night.page("zh-CN" if lang == "zh" else "en-US", 360, 640, name)
+        phone.goto(f"{base}/join/{code}")
+        expect(phone.locator("#join-button")).to_have_text(
+            "入座" if lang == "zh" else "Take a seat"
+        )
+        if lang == "zh":
+            assert latin_words(phone, names | {code}) == []
+        phone.locator("#join-name").fill(name)
+        phone.locator("#join-button").click()
+        expect(phone.locator("#seat-screen")).to_be_visible()
+        phones.append((phone, lang))
+    table.locator("#add-bot").click()
+    expect(table.locator("#lobby-seats li")).to_have_count(4)
+    expect(table.locator("#lobby-hint")).to_have_text("人都到齐了？倒好饮料就开始吧。")
+    assert latin_words(table, names | {code}) == []
+    night.shot(table, "table-lobby")
+    expect(phones[0][0].locator("#phase-title")).to_have_text("你已入座，Ann！")
+    expect(phones[2][0].locator("#phase-title")).to_have_text("You're in, Cem!")
+    table.locator("#start").click()
+    expect(table.locator("#game")).to_be_visible()
+
+    # Nine turns: the three people agree (3 of 4 votes: never a tie).
+    for turn in range(1, 10):
+        for phone, lang in phones:
+            expect(phone.locator("#phase-title")).to_have_text(turn_title(lang, turn))
+        if turn == 2:
+            expect(table.locator("#turn")).to_have_text(turn_title("zh", turn))
+            for phone, lang in phones:
+                if lang == "zh":
+                    assert latin_words(phone, names | {code}) == [], turn
+                else:
+                    expect(phone.locator("#phase-hint")).to_contain_text("Which sleeve fits")
+            expect(phones[0][0].locator("#phase-help")).to_have_attribute(
+                "href", "/how-to-play/disc-cover#vote"
+            )
+            night.shot(phones[0][0], "phone-voting")
+        card = 1 + turn % 4
+        for index, (phone, _lang) in enumerate(phones):
+            phone.locator(f".pick[data-card='{card}']").click()
+            if index == 0:
+                expect(phone.locator("#locked")).to_contain_text(f"已锁定：唱片 {card}")
+                if turn == 2:
+                    assert latin_words(table, names | {code}) == []
+                    night.shot(table, "table-voting")
+        if turn == 4:
+            expect(table.locator("#banner")).to_contain_text("进入拼贴墙")
+            assert latin_words(table, names | {code}) == []
+            expect(table.locator("#banner-help")).to_have_attribute(
+                "href", "/how-to-play/disc-cover#reveal"
+            )
+            night.shot(table, "table-reveal")
+
+    expect(table.locator("#over")).to_be_visible(timeout=20_000)
+    verdict = table.locator("#verdict .tier").inner_text()
+    assert verdict in TIERS_ZH, verdict
+    expect(table.locator("#over-explain")).to_contain_text("等级怎么看")
+    expect(table.locator("#ladder li")).to_have_count(6)
+    assert latin_words(table, names | {code}) == []
+    night.shot(table, "table-over")
+    ann, cem = phones[0][0], phones[2][0]
+    expect(ann.locator("#phase-title")).to_have_text("游戏结束")
+    expect(ann.locator("#over-box .tier")).to_have_text(verdict)
+    assert latin_words(ann, names | {code}) == []
+    night.shot(ann, "phone-over")
+    expect(cem.locator("#phase-title")).to_have_text("Game over")
+    english_tier = cem.locator("#over-box .tier").inner_text()
+    assert english_tier in (
+        "Cacophony",
+        "Wrong Notes",
+        "Right Notes",
+        "On the beat",
+        "In sync",
+        "Perfect harmony",
+    )
+
+    # The language switch of a phone: Cem turns his page to Chinese and back, without a reload.
+    cem.locator("#seat-screen select.lang-switch").select_option("zh-CN")
+    expect(cem.locator("#phase-title")).to_have_text("游戏结束")
+    cem.locator("#seat-screen select.lang-switch").select_option("en")
+    expect(cem.locator("#phase-title")).to_have_text("Game over")
