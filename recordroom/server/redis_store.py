@@ -248,8 +248,8 @@ class RedisStore(OneWriteShorthands):
                 retry_on_error=[RedisConnectionError, RedisTimeoutError],
             )
         except ValueError as error:
-            raise StoreUnavailable(f"{_shown(url)} is not a Redis address: {error}") from error
-        return cls(client, prefix, _shown(url))
+            raise StoreUnavailable(f"{shown_url(url)} is not a Redis address: {error}") from error
+        return cls(client, prefix, shown_url(url))
 
     def _appendonly(self) -> tuple[str, str] | None:
         try:
@@ -457,7 +457,7 @@ def _record(
     )
 
 
-def _shown(url: str) -> str:
+def shown_url(url: str) -> str:
     """A Redis URL without its password, for messages."""
     scheme, sep, rest = url.partition("://")
     if sep and "@" in rest:

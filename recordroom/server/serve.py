@@ -219,7 +219,10 @@ def run(args: argparse.Namespace) -> int:
         try:
             store, kept_in = open_store(args.store)
         except StoreError as error:
-            sys.stderr.write(f"recordroom serve: error: --store {args.store}: {error}\n")
+            from recordroom.server.redis_store import shown_url
+
+            shown = shown_url(args.store)  # never a password
+            sys.stderr.write(f"recordroom serve: error: --store {shown}: {error}\n")
             return 3
     try:
         return _serve(args, url, store, kept_in)
@@ -261,6 +264,9 @@ def _serve(args: argparse.Namespace, url: str, store: Store | None, kept_in: str
         port=args.port,
         http=GuardedHttp,
         ws_max_size=WS_MAX_FRAME,
+        # State messages are a few KB, sent to every socket of a room on every change:
+        # compressing each costs more server CPU than it saves on a local network.
+        ws_per_message_deflate=False,
         log_level=args.log_level,
         timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
     )
