@@ -90,6 +90,24 @@ def test_every_error_code_has_a_message_in_every_language() -> None:
         assert not missing, f"{lang}: no message for {missing}"
 
 
+def test_game_terms_use_the_rulebooks_words() -> None:
+    zh = i18n.catalogue("zh-CN")
+    text = " ".join(v if isinstance(v, str) else " ".join(v.values()) for v in zh.values())
+    for term in [
+        "作废",
+        "目标",
+        "日程",
+        "发行",
+        "乐团成员",
+        "巡演",
+        "乘数",
+        "资产",
+        "和声",
+        "周末",
+    ]:
+        assert term in text, term
+
+
 def test_every_key_the_pages_use_is_in_the_catalogue() -> None:
     """Keys written literally in the pages (data-i18n attributes and t("...") calls) exist."""
     english = i18n.catalogue(i18n.DEFAULT)

@@ -22,7 +22,7 @@ ALLOWED = {
     # The language switch names each language in itself.
     "english",
     # Units and marks.
-    "qr", "vs",
+    "qr", "vs", "pdf", "png",
 }  # fmt: skip
 LATIN = re.compile(r"[A-Za-z][A-Za-z'’]+")
 # Text inside these elements is a name (a song, an artist, a sleeve, a room code, an address).
