@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import math
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 ROLES = ("singer", "musician", "producer", "backstage")
 CARD_KINDS = ("crew", "agenda", "asset")
@@ -168,239 +170,364 @@ def bonus_name(edition: Edition, code: int) -> str:
     return BONUSES[code]
 
 
-class _Reader:
-    """Small typed accessors that name the entry in every error."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def fail(self, where: str, message: str) -> EditionError:
-        return EditionError(f"{self.source}: {where}: {message}")
-
-    def table(self, data: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
-        value = data.get(key)
-        if not isinstance(value, Mapping):
-            raise self.fail(f"{where}{key}", "missing table")
-        return value
-
-    def int_(self, data: Mapping[str, Any], key: str, where: str, low: int | None = None) -> int:
-        value = data.get(key)
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise self.fail(where, f"{key} must be an integer, got {value!r}")
-        if low is not None and value < low:
-            raise self.fail(where, f"{key} must be at least {low}, got {value}")
-        return value
-
-    def str_(self, data: Mapping[str, Any], key: str, where: str) -> str:
-        value = data.get(key)
-        if not isinstance(value, str) or not value:
-            raise self.fail(where, f"{key} must be a non-empty string, got {value!r}")
-        return value
-
-    def list_(self, data: Mapping[str, Any], key: str, where: str) -> list[Any]:
-        value = data.get(key)
-        if not isinstance(value, list):
-            raise self.fail(where, f"{key} must be a list, got {value!r}")
-        return value
-
-    def bonus(self, value: Any, where: str) -> int:
-        if value in ("", None):
-            return NO_BONUS
-        if value not in BONUSES:
-            raise self.fail(where, f"unknown bonus {value!r}; bonuses: {', '.join(BONUSES)}")
-        return BONUSES.index(value)
-
-    def choice(self, value: Any, options: tuple[str, ...], what: str, where: str) -> int:
+def _one_of(options: tuple[str, ...], what: str) -> AfterValidator:
+    def check(value: str) -> str:
         if value not in options:
-            raise self.fail(where, f"unknown {what} {value!r}; known: {', '.join(options)}")
-        return options.index(value)
+            raise ValueError(f"unknown {what} {value!r}; known: {', '.join(options)}")
+        return value
+
+    return AfterValidator(check)
+
+
+def _bonus_or_none(value: str) -> str:
+    if value and value not in BONUSES:
+        raise ValueError(f"unknown bonus {value!r}; bonuses: {', '.join(BONUSES)}")
+    return value
+
+
+_Text = Annotated[str, Field(min_length=1)]
+_Bonus = Annotated[str, AfterValidator(_bonus_or_none)]
+"""A bonus name, or ``""`` for none (a missing ``bonus`` is none too)."""
+_Role = Annotated[str, _one_of(ROLES, "role")]
+_GoalKind = Annotated[str, _one_of(GOAL_KINDS, "goal kind")]
+
+
+class _Model(BaseModel):
+    """An entry of the edition file: exact types (no "3" for 3, no true for 1), no unknown keys."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class _Head(_Model):
+    name: _Text
+    title: _Text
+    colours: list[_Text] = Field(min_length=2)
+    hand_size: int = Field(ge=2)
+    picks_per_week: int = Field(ge=1)
+    public_goals: int = Field(ge=1)
+    private_goals_dealt: int = Field(ge=1)
+    cards_per_player: int = Field(ge=1)
+
+
+class _Fail(_Model):
+    penalties: list[Annotated[int, Field(le=0)]] = Field(min_length=1)
+    bonuses: list[_Bonus]
+
+
+class _GoalsArea(_Model):
+    boxes: int = Field(ge=1)
+
+
+class _Line(_Model):
+    name: _Text
+    boxes: list[Annotated[int, Field(ge=0)]]
+    bonus: _Bonus = ""
+
+
+class _Agenda(_Model):
+    rows: int = Field(ge=1)
+    columns: int = Field(ge=1)
+    lines: list[_Line]
+
+
+class _Release(_Model):
+    albums: list[_Bonus]
+    singles: list[_Bonus]
+
+
+class _Slot(_Model):
+    role: _Role
+    row: int = Field(ge=0)
+    column: int = Field(ge=0)
+    bonus: _Bonus = ""
+    cash: bool = False
+
+
+class _Crew(_Model):
+    slots: list[_Slot] = Field(min_length=1)
+
+
+class _Step(_Model):
+    points: int = Field(ge=0)
+    bonus: _Bonus = ""
+    cash: bool = False
+
+
+class _Tour(_Model):
+    steps: list[_Step]
+
+
+class _Multiplier(_Model):
+    values: list[Annotated[int, Field(ge=2)]]
+
+
+class _Assets(_Model):
+    boxes: int = Field(ge=2)
+    bonuses: list[_Bonus]
+
+
+class _HarmonyBox(_Model):
+    colour: _Text
+    column: int = Field(ge=0)
+    bonus: _Bonus = ""
+
+
+class _Harmonies(_Model):
+    columns: int = Field(ge=1)
+    row_points: int = Field(ge=0)
+    column_points: int = Field(ge=0)
+    bonus_boxes: list[_HarmonyBox]
+
+
+class _GoalCard(_Model):
+    id: _Text
+    name: _Text
+    kind: _GoalKind
+    n: int = Field(ge=1)
+    points: int = Field(ge=0)
+    bonus: _Bonus = ""
+    role: _Role | None = None
+    """Only for ``crew_role`` goals (and required there)."""
+    colour: _Text | None = None
+    """Only for ``harmony_colour`` goals (and required there)."""
+
+
+class _Goals(_Model):
+    cards: list[_GoalCard]
+
+
+class _Card(_Model):
+    id: _Text
+    players: int = Field(ge=1)
+
+
+class _CrewCard(_Card):
+    role: _Role
+    points: int = Field(ge=0)
+    sides: list[_Text] = Field(min_length=4, max_length=4)
+    """Colours of the top, right, bottom and left sides."""
+
+
+class _Deck(_Model):
+    crew: list[_CrewCard]
+    agenda: list[_Card]
+    asset: list[_Card]
+
+
+class _Solo(_Model):
+    goal_scale: float = Field(default=1.0, gt=0, le=1)
+
+
+class _EditionFile(_Model):
+    """The whole edition file, table by table (see ``editions/standard.toml``)."""
+
+    edition: _Head
+    fail: _Fail
+    goals_area: _GoalsArea
+    agenda: _Agenda
+    release: _Release
+    crew: _Crew
+    tour: _Tour
+    multiplier: _Multiplier
+    assets: _Assets
+    harmonies: _Harmonies
+    goals: _Goals
+    deck: _Deck
+    solo: _Solo = _Solo()
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    """A pydantic location as the file's path: ``goals.cards[3].points``."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _id_at(data: Any, loc: tuple[int | str, ...]) -> str:
+    """`` (C004)`` when the location is inside a card or goal that has a string id, else ``""``."""
+    if len(loc) < 3 or loc[0] not in ("deck", "goals") or not isinstance(loc[2], int):
+        return ""
+    entry = data
+    for part in loc[:3]:
+        in_list = isinstance(part, int) and isinstance(entry, list) and 0 <= part < len(entry)
+        in_table = isinstance(part, str) and isinstance(entry, Mapping) and part in entry
+        if not (in_list or in_table):
+            return ""
+        entry = entry[part]
+    found = entry.get("id") if isinstance(entry, Mapping) else None
+    return f" ({found})" if isinstance(found, str) and found else ""
+
+
+def _first_error(error: ValidationError, data: Any, source: str) -> EditionError:
+    problems = error.errors(include_url=False)
+    first = problems[0]
+    loc = tuple(first["loc"])
+    where = (_where(loc) or "edition file") + _id_at(data, loc)
+    kind = first["type"]
+    message = first["msg"].removeprefix("Value error, ").replace("Input should be", "must be")
+    if kind == "missing":
+        message = "missing"
+    elif kind == "extra_forbidden":
+        message = "unknown key"
+    elif kind in ("model_type", "model_attributes_type", "dict_type"):
+        message = "must be a table"
+    if kind.endswith("_type"):
+        shown = repr(first.get("input"))
+        message += f", got {shown if len(shown) <= 40 else shown[:39] + '…'}"
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return EditionError(f"{source}: {where}: {message}{more}")
 
 
 def parse_edition(data: Mapping[str, Any], source: str = "edition") -> Edition:
-    """An :class:`Edition` from parsed TOML data; :class:`EditionError` naming the bad entry."""
-    r = _Reader(source)
-    head = r.table(data, "edition", "")
-    name = r.str_(head, "name", "edition")
-    colours = tuple(r.list_(head, "colours", "edition"))
-    if len(colours) < 2 or len(set(colours)) != len(colours):
-        raise r.fail("edition.colours", "needs at least two distinct colours")
-    for c in colours:
-        if not isinstance(c, str) or not c:
-            raise r.fail("edition.colours", f"bad colour {c!r}")
+    """An :class:`Edition` from parsed TOML data; :class:`EditionError` naming the bad entry.
 
-    fail = r.table(data, "fail", "")
-    penalties = tuple(r.list_(fail, "penalties", "fail"))
-    if not penalties or any(not isinstance(p, int) or p > 0 for p in penalties):
-        raise r.fail("fail.penalties", "must be a non-empty list of points <= 0")
-    fail_bonuses = tuple(r.list_(fail, "bonuses", "fail"))
-    if len(fail_bonuses) != len(penalties):
-        raise r.fail("fail.bonuses", "needs one entry per fail box")
+    The pydantic models above check every table, key and type (``goals.cards[3].points: Input
+    should be greater than or equal to 0``); the checks below are those that span entries (a
+    colour the edition names, the deck per player count, cash restrictions)."""
+    try:
+        file = _EditionFile.model_validate(data)
+    except ValidationError as error:
+        raise _first_error(error, data, source) from None
 
-    agenda = r.table(data, "agenda", "")
-    rows, columns = r.int_(agenda, "rows", "agenda", 1), r.int_(agenda, "columns", "agenda", 1)
+    def fail(where: str, message: str) -> EditionError:
+        return EditionError(f"{source}: {where}: {message}")
+
+    def bonus(name: str) -> int:
+        return BONUSES.index(name) if name else NO_BONUS
+
+    head = file.edition
+    colours = tuple(head.colours)
+    if len(set(colours)) != len(colours):
+        raise fail("edition.colours", "needs at least two distinct colours")
+
+    def colour(name: str, where: str) -> int:
+        if name not in colours:
+            raise fail(where, f"unknown colour {name!r}; known: {', '.join(colours)}")
+        return colours.index(name)
+
+    if len(file.fail.bonuses) != len(file.fail.penalties):
+        raise fail("fail.bonuses", "needs one entry per fail box")
+
+    agenda = file.agenda
     lines = []
-    for i, line in enumerate(r.list_(agenda, "lines", "agenda")):
-        where = f"agenda.lines[{i}]"
-        boxes = r.list_(line, "boxes", where)
+    for i, line in enumerate(agenda.lines):
         mask = 0
-        for b in boxes:
-            if not isinstance(b, int) or not 0 <= b < rows * columns:
-                raise r.fail(where, f"box {b!r} is not on the agenda")
+        for j, b in enumerate(line.boxes):
+            if b >= agenda.rows * agenda.columns:
+                raise fail(f"agenda.lines[{i}].boxes[{j}]", f"box {b} is not on the agenda")
             mask |= 1 << b
-        lines.append(
-            AgendaLine(r.str_(line, "name", where), mask, r.bonus(line.get("bonus"), where))
-        )
-
-    release = r.table(data, "release", "")
-    albums = tuple(r.bonus(b, f"release.albums[{i}]") for i, b in enumerate(release["albums"]))
-    singles = tuple(r.bonus(b, f"release.singles[{i}]") for i, b in enumerate(release["singles"]))
+        lines.append(AgendaLine(line.name, mask, bonus(line.bonus)))
 
     restrictions: list[str] = []
     slots = []
     cells: dict[tuple[int, int], int] = {}
-    for i, slot in enumerate(r.list_(r.table(data, "crew", ""), "slots", "crew")):
-        where = f"crew.slots[{i}]"
-        role = r.choice(slot.get("role"), ROLES, "role", where)
-        pos = (r.int_(slot, "row", where, 0), r.int_(slot, "column", where, 0))
+    for i, slot in enumerate(file.crew.slots):
+        pos = (slot.row, slot.column)
         if pos in cells:
-            raise r.fail(where, f"row/column {pos} already used by slot {cells[pos]}")
+            raise fail(f"crew.slots[{i}]", f"row/column {pos} already used by slot {cells[pos]}")
         cells[pos] = i
         restriction = -1
-        if slot.get("cash", False):
+        if slot.cash:
             restriction = len(restrictions)
             restrictions.append(f"crew {i + 1}")
-        slots.append(CrewSlot(role, pos[0], pos[1], r.bonus(slot.get("bonus"), where), restriction))
-    if not slots:
-        raise r.fail("crew.slots", "needs at least one slot")
+        slots.append(
+            CrewSlot(ROLES.index(slot.role), slot.row, slot.column, bonus(slot.bonus), restriction)
+        )
     neighbours = []
-    for slot in slots:
+    for slot_ in slots:
         touching = []
         for side, (dr, dc) in enumerate(((-1, 0), (0, 1), (1, 0), (0, -1))):
-            other = cells.get((slot.row + dr, slot.column + dc))
+            other = cells.get((slot_.row + dr, slot_.column + dc))
             if other is not None:
                 touching.append((side, other, (side + 2) % 4))
         neighbours.append(tuple(touching))
 
     steps = []
-    for i, step in enumerate(r.list_(r.table(data, "tour", ""), "steps", "tour")):
-        where = f"tour.steps[{i}]"
+    for i, step in enumerate(file.tour.steps):
         restriction = -1
-        if step.get("cash", False):
+        if step.cash:
             restriction = len(restrictions)
             restrictions.append(f"tour {i + 1}")
-        points = r.int_(step, "points", where, 0)
-        steps.append(TourStep(points, r.bonus(step.get("bonus"), where), restriction))
+        steps.append(TourStep(step.points, bonus(step.bonus), restriction))
 
-    multipliers = tuple(r.list_(r.table(data, "multiplier", ""), "values", "multiplier"))
-    if any(not isinstance(v, int) or v < 2 for v in multipliers):
-        raise r.fail("multiplier.values", "every multiplier must be an integer >= 2")
+    assets = file.assets
+    if len(assets.bonuses) != assets.boxes - 1:
+        raise fail("assets.bonuses", "needs one bonus between each two neighbouring boxes")
 
-    assets = r.table(data, "assets", "")
-    asset_boxes = r.int_(assets, "boxes", "assets", 2)
-    asset_bonuses = tuple(
-        r.bonus(b, f"assets.bonuses[{i}]")
-        for i, b in enumerate(r.list_(assets, "bonuses", "assets"))
-    )
-    if len(asset_bonuses) != asset_boxes - 1:
-        raise r.fail("assets.bonuses", "needs one bonus between each two neighbouring boxes")
-
-    harmonies = r.table(data, "harmonies", "")
-    h_columns = r.int_(harmonies, "columns", "harmonies", 1)
-    h_bonuses = [NO_BONUS] * (len(colours) * h_columns)
-    for i, box in enumerate(r.list_(harmonies, "bonus_boxes", "harmonies")):
+    harmonies = file.harmonies
+    h_bonuses = [NO_BONUS] * (len(colours) * harmonies.columns)
+    for i, box in enumerate(harmonies.bonus_boxes):
         where = f"harmonies.bonus_boxes[{i}]"
-        colour = r.choice(box.get("colour"), colours, "colour", where)
-        column = r.int_(box, "column", where, 0)
-        if column >= h_columns:
-            raise r.fail(where, f"column {column} is off the harmonies area")
-        h_bonuses[colour * h_columns + column] = r.bonus(box.get("bonus"), where)
+        row = colour(box.colour, f"{where}.colour")
+        if box.column >= harmonies.columns:
+            raise fail(f"{where}.column", f"column {box.column} is off the harmonies area")
+        h_bonuses[row * harmonies.columns + box.column] = bonus(box.bonus)
 
     goals = []
     goal_by_id: dict[str, int] = {}
-    for i, g in enumerate(r.list_(r.table(data, "goals", ""), "cards", "goals")):
+    for i, g in enumerate(file.goals.cards):
         where = f"goals.cards[{i}]"
-        gid = r.str_(g, "id", where)
-        where = f"{where} ({gid})"
-        if gid in goal_by_id:
-            raise r.fail(where, "duplicate goal id")
-        goal_by_id[gid] = i
-        kind = GOAL_KINDS[r.choice(g.get("kind"), GOAL_KINDS, "goal kind", where)]
-        role = r.choice(g.get("role"), ROLES, "role", where) if kind == "crew_role" else -1
-        colour = -1
-        if kind == "harmony_colour":
-            colour = r.choice(g.get("colour"), colours, "colour", where)
+        if g.id in goal_by_id:
+            raise fail(f"{where}.id", f"duplicate goal id {g.id!r}")
+        goal_by_id[g.id] = i
+        role = goal_colour = -1
+        if g.kind == "crew_role":
+            if g.role is None:
+                raise fail(f"{where}.role", f"missing: a crew_role goal ({g.id}) names a role")
+            role = ROLES.index(g.role)
+        if g.kind == "harmony_colour":
+            if g.colour is None:
+                raise fail(f"{where}.colour", f"missing: a harmony_colour goal ({g.id}) names one")
+            goal_colour = colour(g.colour, f"{where}.colour")
         goals.append(
-            Goal(
-                i,
-                gid,
-                r.str_(g, "name", where),
-                kind,
-                r.int_(g, "n", where, 1),
-                r.int_(g, "points", where, 0),
-                r.bonus(g.get("bonus"), where),
-                role,
-                colour,
-            )
+            Goal(i, g.id, g.name, g.kind, g.n, g.points, bonus(g.bonus), role, goal_colour)
         )
 
     cards: list[Card] = []
     card_by_id: dict[str, int] = {}
-    deck = r.table(data, "deck", "")
-    for kind in CARD_KINDS:
-        for i, c in enumerate(r.list_(deck, kind, "deck")):
+    deck = file.deck
+    for kind, entries in (("crew", deck.crew), ("agenda", deck.agenda), ("asset", deck.asset)):
+        for i, c in enumerate(entries):
             where = f"deck.{kind}[{i}]"
-            cid = r.str_(c, "id", where)
-            where = f"{where} ({cid})"
-            if cid in card_by_id:
-                raise r.fail(where, "duplicate card id")
+            if c.id in card_by_id:
+                raise fail(f"{where}.id", f"duplicate card id {c.id!r}")
             index = len(cards)
-            card_by_id[cid] = index
-            players = r.int_(c, "players", where, 1)
-            if kind != "crew":
-                cards.append(Card(index, cid, players, kind))
+            card_by_id[c.id] = index
+            if not isinstance(c, _CrewCard):
+                cards.append(Card(index, c.id, c.players, kind))
                 continue
-            sides = c.get("sides")
-            if not isinstance(sides, list) or len(sides) != 4:
-                raise r.fail(where, "sides must list four colours (top, right, bottom, left)")
-            s = tuple(r.choice(x, colours, "colour", where) for x in sides)
-            role = r.choice(c.get("role"), ROLES, "role", where)
+            s = tuple(colour(x, f"{where}.sides[{j}]") for j, x in enumerate(c.sides))
+            role = ROLES.index(c.role)
             cards.append(
-                Card(
-                    index,
-                    cid,
-                    players,
-                    kind,
-                    role,
-                    r.int_(c, "points", where, 0),
-                    (s[0], s[1], s[2], s[3]),
-                )
+                Card(index, c.id, c.players, kind, role, c.points, (s[0], s[1], s[2], s[3]))
             )
 
     edition = Edition(
-        name=name,
-        title=r.str_(head, "title", "edition"),
+        name=head.name,
+        title=head.title,
         colours=colours,
-        hand_size=r.int_(head, "hand_size", "edition", 2),
-        picks_per_week=r.int_(head, "picks_per_week", "edition", 1),
-        public_goals=r.int_(head, "public_goals", "edition", 1),
-        private_goals_dealt=r.int_(head, "private_goals_dealt", "edition", 1),
-        cards_per_player=r.int_(head, "cards_per_player", "edition", 1),
-        fail_penalties=penalties,
-        fail_bonuses=tuple(r.bonus(b, f"fail.bonuses[{i}]") for i, b in enumerate(fail_bonuses)),
-        goal_boxes=r.int_(r.table(data, "goals_area", ""), "boxes", "goals_area", 1),
-        agenda_rows=rows,
-        agenda_columns=columns,
+        hand_size=head.hand_size,
+        picks_per_week=head.picks_per_week,
+        public_goals=head.public_goals,
+        private_goals_dealt=head.private_goals_dealt,
+        cards_per_player=head.cards_per_player,
+        fail_penalties=tuple(file.fail.penalties),
+        fail_bonuses=tuple(bonus(b) for b in file.fail.bonuses),
+        goal_boxes=file.goals_area.boxes,
+        agenda_rows=agenda.rows,
+        agenda_columns=agenda.columns,
         agenda_lines=tuple(lines),
-        album_bonuses=albums,
-        single_bonuses=singles,
+        album_bonuses=tuple(bonus(b) for b in file.release.albums),
+        single_bonuses=tuple(bonus(b) for b in file.release.singles),
         crew_slots=tuple(slots),
         tour_steps=tuple(steps),
-        multipliers=multipliers,
-        asset_boxes=asset_boxes,
-        asset_bonuses=asset_bonuses,
-        harmony_columns=h_columns,
-        harmony_row_points=r.int_(harmonies, "row_points", "harmonies", 0),
-        harmony_column_points=r.int_(harmonies, "column_points", "harmonies", 0),
+        multipliers=tuple(file.multiplier.values),
+        asset_boxes=assets.boxes,
+        asset_bonuses=tuple(bonus(b) for b in assets.bonuses),
+        harmony_columns=harmonies.columns,
+        harmony_row_points=harmonies.row_points,
+        harmony_column_points=harmonies.column_points,
         harmony_bonuses=tuple(h_bonuses),
         restrictions=tuple(restrictions),
         goals=tuple(goals),
@@ -408,20 +535,10 @@ def parse_edition(data: Mapping[str, Any], source: str = "edition") -> Edition:
         neighbours=tuple(neighbours),
         card_by_id=card_by_id,
         goal_by_id=goal_by_id,
-        solo_goal_scale=_solo_scale(data, r),
+        solo_goal_scale=float(file.solo.goal_scale),
     )
-    _check_counts(edition, r)
+    _check_counts(edition, fail)
     return edition
-
-
-def _solo_scale(data: Mapping[str, Any], r: _Reader) -> float:
-    solo = data.get("solo", {})
-    if not isinstance(solo, Mapping):
-        raise r.fail("solo", "must be a table")
-    value = solo.get("goal_scale", 1.0)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 1:
-        raise r.fail("solo", f"goal_scale must be a number above 0 and at most 1, got {value!r}")
-    return float(value)
 
 
 _SOLO: dict[int, tuple[Edition, Edition]] = {}
@@ -443,28 +560,28 @@ def for_players(edition: Edition, players: int) -> Edition:
     return solo
 
 
-def _check_counts(edition: Edition, r: _Reader) -> None:
+def _check_counts(edition: Edition, fail: Callable[[str, str], EditionError]) -> None:
     """Cross-entry checks: the deck per player count, the hand size and the goal supply."""
     if edition.picks_per_week >= edition.hand_size:
-        raise r.fail("edition.picks_per_week", "must be smaller than hand_size")
+        raise fail("edition.picks_per_week", "must be smaller than hand_size")
     for players in range(1, 7):
         count = sum(1 for c in edition.cards if c.players == players)
         if count != edition.cards_per_player:
-            raise r.fail(
+            raise fail(
                 "deck",
                 f"{count} cards carry the mark players = {players}, "
                 f"expected cards_per_player = {edition.cards_per_player}",
             )
     for g in edition.goals:
         if g.kind == "cash" and g.n > len(edition.restrictions):
-            raise r.fail(f"goals.cards[{g.index}] ({g.id})", "needs more cash removals than exist")
+            raise fail(f"goals.cards[{g.index}].n", f"{g.id} needs more cash removals than exist")
     needed = edition.public_goals + 6 * edition.private_goals_dealt
     if len(edition.goals) < needed:
-        raise r.fail("goals.cards", f"{len(edition.goals)} goals; 6 players need {needed}")
+        raise fail("goals.cards", f"{len(edition.goals)} goals; 6 players need {needed}")
     if edition.cards and all(
         c.kind != "crew" or c.role != ROLES.index("singer") for c in edition.cards
     ):
-        raise r.fail("deck.crew", "no singer card: the lead singer slot could never be filled")
+        raise fail("deck.crew", "no singer card: the lead singer slot could never be filled")
 
 
 def parse_text(text: str, source: str = "edition") -> Edition:
