@@ -9,22 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from recordroom.games.records.edition import (
-    BONUSES,
-    HARMONY_OF,
-    NO_BONUS,
-    ROLES,
-    Edition,
-    load_edition,
-)
+from recordroom.games.records.edition import ROLES, Edition, load_edition
+from recordroom.games.records.kinds import HARMONY_OF, NO_BONUS, Bonus
 
 
 def _bonus(code: int) -> str | None:
+    """The kind of bonus a box prints: a crew harmony of any colour is drawn as ``harmony``."""
     if code == NO_BONUS:
         return None
-    if code >= HARMONY_OF:
-        return "harmony"
-    return BONUSES[code]
+    return Bonus.HARMONY.label if code >= HARMONY_OF else Bonus(code).label
 
 
 def _cash(restriction: int) -> int | None:

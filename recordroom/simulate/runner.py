@@ -21,10 +21,10 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-from recordroom.bots.ismcts import ISMCTSAgent
 from recordroom.bots.timing import TimedAgent
 from recordroom.engine.agents import Agent
 from recordroom.engine.game import Game
+from recordroom.engine.ismcts import ISMCTSAgent
 from recordroom.games import load
 from recordroom.simulate import play_game
 

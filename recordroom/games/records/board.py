@@ -1,21 +1,28 @@
 """The player board: ten areas as compact, immutable values, their marks, bonuses and scores.
 
 A :class:`Board` holds each area as a small integer or tuple (bit masks for the agenda, assets,
-harmonies and lifted cash restrictions; counts for the tracks), so copying one to make a mark is
-cheap. Every mark returns a new board and the bonuses it earned; :func:`resolve` runs a player's
-bonus queue as far as it can without a choice; :func:`score_breakdown` scores each area.
+harmonies and lifted cash restrictions; counts for the tracks) in a frozen, slotted dataclass, so
+a mark is a cheap ``_replace`` (:mod:`recordroom.engine.values`). Every mark returns a new board
+and the bonuses it earned (:func:`mark` applies a played card); :func:`resolve` runs a player's
+bonus queue as far as it can without a choice; :func:`score_breakdown` scores each area and
+:func:`score` is its sum.
 
-Bonus codes are indices into :data:`~recordroom.games.records.edition.BONUSES`, plus
-``HARMONY_OF + colour`` for a crew harmony of one colour.
+Bonus codes are :class:`~recordroom.games.records.kinds.Bonus` values, plus ``HARMONY_OF + colour``
+for a crew harmony of one colour. A board's JSON list and text are memoised outside it, keyed by
+the board's value.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any
 
-from recordroom.games.records.edition import HARMONY_OF, NO_BONUS, ROLES, Edition
+from recordroom.engine.values import with_draft
+from recordroom.games.records import memo
+from recordroom.games.records.edition import ROLES, Edition
+from recordroom.games.records.kinds import HARMONY_OF, NO_BONUS, Bonus
 
-ALBUM, SINGLE, TOUR, MULTIPLIER, CASH, HARMONY, AGENDA, ASSET = range(8)
+ALBUM, SINGLE, TOUR, MULTIPLIER, CASH, HARMONY, AGENDA, ASSET = Bonus
 SINGER = ROLES.index("singer")
 SCORING_AREAS = ("goals", "release", "crew", "tour", "harmonies", "fail")
 EMPTY = -1
@@ -23,43 +30,12 @@ EMPTY = -1
 Bonuses = tuple[int, ...]
 
 _INT = frozenset({int})
-_INT_FIELDS = (
-    "lead",
-    "fails",
-    "agenda",
-    "albums",
-    "singles",
-    "tour",
-    "mult_earned",
-    "mult_spent",
-    "assets",
-    "harmonies",
-    "cash",
-)
 
 
+@with_draft
+@dataclass(frozen=True, slots=True)
 class Board:
-    """One player's board. Treat as immutable: every change makes a new board."""
-
-    __slots__ = (
-        "_json",
-        "_text",
-        "_view",
-        "agenda",
-        "albums",
-        "assets",
-        "cash",
-        "crew",
-        "crew_mult",
-        "fails",
-        "goals",
-        "harmonies",
-        "lead",
-        "mult_earned",
-        "mult_spent",
-        "singles",
-        "tour",
-    )
+    """One player's board: a frozen value; every change makes a new board (``_replace``)."""
 
     lead: int
     fails: int
@@ -75,125 +51,87 @@ class Board:
     assets: int
     harmonies: int
     cash: int
-    _json: list[Any] | None
-    """:meth:`to_json`, built once (a board is not changed once shown to anyone)."""
-    _text: str | None
-    """The compact JSON text of :meth:`to_json`, built once (see :meth:`text`)."""
-    _view: tuple[object, dict[str, Any]] | None
-    """The board's view and the edition it was built for (see ``view.board_view``)."""
 
-    def copy(self) -> Board:
-        """A shallow copy, to be changed before anyone else sees it."""
-        b = Board.__new__(Board)
-        b._json = b._text = b._view = None
-        b.lead = self.lead
-        b.fails = self.fails
-        b.goals = self.goals
-        b.agenda = self.agenda
-        b.albums = self.albums
-        b.singles = self.singles
-        b.crew = self.crew
-        b.crew_mult = self.crew_mult
-        b.tour = self.tour
-        b.mult_earned = self.mult_earned
-        b.mult_spent = self.mult_spent
-        b.assets = self.assets
-        b.harmonies = self.harmonies
-        b.cash = self.cash
-        return b
+    if TYPE_CHECKING:  # derived from the fields by ``with_draft``
+
+        def _replace(self, **changes: Any) -> Board: ...
+
+        @staticmethod
+        def _make(values: Any) -> Board: ...
 
     def to_json(self) -> list[Any]:
-        """The board as a JSON-safe list, built once and shared: callers must not change it."""
-        if self._json is not None:
-            return self._json
-        self._json = [
-            self.lead,
-            self.fails,
-            list(self.goals),
-            self.agenda,
-            self.albums,
-            self.singles,
-            list(self.crew),
-            list(self.crew_mult),
-            self.tour,
-            self.mult_earned,
-            self.mult_spent,
-            self.assets,
-            self.harmonies,
-            self.cash,
-        ]
-        return self._json
+        """The board as a JSON-safe list (one entry per field), shared: do not change it."""
+        return _to_json(self)
 
     def text(self) -> str:
-        """:meth:`to_json` as compact JSON text, built once."""
-        if self._text is None:
-            self._text = (
-                f"[{self.lead},{self.fails},[{','.join(map(str, self.goals))}],{self.agenda},"
-                f"{self.albums},{self.singles},[{','.join(map(str, self.crew))}],"
-                f"[{','.join(map(str, self.crew_mult))}],{self.tour},{self.mult_earned},"
-                f"{self.mult_spent},{self.assets},{self.harmonies},{self.cash}]"
-            )
-        return self._text
+        """:meth:`to_json` as compact JSON text."""
+        return _text(self)
 
     @staticmethod
     def from_json(data: Any) -> Board:
         """The board written by :meth:`to_json`; ``ValueError`` on anything else."""
-        if not isinstance(data, list) or len(data) != 14:
-            raise ValueError("a board is a list of 14 fields")
-        b = Board.__new__(Board)
-        b._json = b._text = b._view = None
-        (
-            b.lead,
-            b.fails,
-            goals,
-            b.agenda,
-            b.albums,
-            b.singles,
-            crew,
-            mult,
-            b.tour,
-            b.mult_earned,
-            b.mult_spent,
-            b.assets,
-            b.harmonies,
-            b.cash,
-        ) = data
-        if type(goals) is not list or type(crew) is not list or type(mult) is not list:
-            raise ValueError("board goals, crew and multipliers are lists")
-        b.goals, b.crew, b.crew_mult = tuple(goals), tuple(crew), tuple(mult)
-        if not _INT.issuperset(map(type, (*goals, *crew, *mult))):
-            raise ValueError("board lists hold integers")
-        for name in _INT_FIELDS:
-            if type(getattr(b, name)) is not int:
+        if not isinstance(data, list) or len(data) != len(_FIELDS):
+            raise ValueError(f"a board is a list of {len(_FIELDS)} fields")
+        values = []
+        for (name, is_tuple), value in zip(_FIELDS, data, strict=True):
+            if is_tuple:
+                if type(value) is not list or not _INT.issuperset(map(type, value)):
+                    raise ValueError(f"board field {name} must be a list of integers")
+                value = tuple(value)
+            elif type(value) is not int:
                 raise ValueError(f"board field {name} must be an integer")
-        return b
+            values.append(value)
+        return Board._make(values)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Board) and self.to_json() == other.to_json()
 
-    def __hash__(self) -> int:
-        return hash(repr(self.to_json()))
+_FIELDS = tuple((f.name, str(f.type).startswith("tuple")) for f in fields(Board))
+"""Each field's name and whether it holds a tuple (a list in JSON), in order."""
+_NAMES = tuple(name for name, _ in _FIELDS)
+
+
+def _json_of(board: Board) -> list[Any]:
+    return [list(v) if type(v) is tuple else v for v in map(board.__getattribute__, _NAMES)]
+
+
+_to_json = memo.ByIdentity(_json_of)
+"""Built once per board (views, bots and the saved form reuse it)."""
+
+
+def _text_of(board: Board) -> str:
+    return json_text(_to_json(board))
+
+
+_text = memo.ByIdentity(_text_of)
+
+
+def json_text(value: list[Any]) -> str:
+    """Compact JSON text of a list of integers and lists of integers."""
+    return (
+        "["
+        + ",".join(f"[{','.join(map(str, v))}]" if type(v) is list else str(v) for v in value)
+        + "]"
+    )
 
 
 def new_board(edition: Edition) -> Board:
     """An empty board (no lead singer colour chosen yet)."""
-    b = Board.__new__(Board)
-    b._json = b._text = b._view = None
-    b.lead = -1
-    b.fails = 0
-    b.goals = ()
-    b.agenda = 0
-    b.albums = 0
-    b.singles = 0
-    b.crew = (EMPTY,) * len(edition.crew_slots)
-    b.crew_mult = (1,) * len(edition.crew_slots)
-    b.tour = 0
-    b.mult_earned = 0
-    b.mult_spent = 0
-    b.assets = 0
-    b.harmonies = 0
-    b.cash = 0
-    return b
+    slots = len(edition.crew_slots)
+    return Board(
+        lead=-1,
+        fails=0,
+        goals=(),
+        agenda=0,
+        albums=0,
+        singles=0,
+        crew=(EMPTY,) * slots,
+        crew_mult=(1,) * slots,
+        tour=0,
+        mult_earned=0,
+        mult_spent=0,
+        assets=0,
+        harmonies=0,
+        cash=0,
+    )
 
 
 def _bonus(code: int) -> Bonuses:
@@ -231,15 +169,16 @@ def place_crew(
     edition: Edition, board: Board, card_index: int, slot: int, multiplier: int
 ) -> tuple[Board, Bonuses]:
     """The crew card placed in ``slot`` (spending multiplier box ``multiplier``, or -1)."""
-    b = board.copy()
-    crew = list(b.crew)
-    crew[slot] = card_index
-    b.crew = tuple(crew)
+    crew = (*board.crew[:slot], card_index, *board.crew[slot + 1 :])
     if multiplier >= 0:
-        mult = list(b.crew_mult)
-        mult[slot] = edition.multipliers[multiplier]
-        b.crew_mult = tuple(mult)
-        b.mult_spent |= 1 << multiplier
+        value = edition.multipliers[multiplier]
+        b = board._replace(
+            crew=crew,
+            crew_mult=(*board.crew_mult[:slot], value, *board.crew_mult[slot + 1 :]),
+            mult_spent=board.mult_spent | 1 << multiplier,
+        )
+    else:
+        b = board._replace(crew=crew)
     earned = list(_bonus(edition.crew_slots[slot].bonus))
     mine = side_colours(edition, b, slot)
     for side, other, other_side in edition.neighbours[slot]:
@@ -253,8 +192,7 @@ def place_crew(
 
 def tick_agenda(edition: Edition, board: Board, box: int) -> tuple[Board, Bonuses]:
     """Agenda box ticked; every line it completes earns its bonus."""
-    b = board.copy()
-    b.agenda |= 1 << box
+    b = board._replace(agenda=board.agenda | 1 << box)
     earned = tuple(
         line.bonus
         for line in edition.agenda_lines
@@ -265,8 +203,7 @@ def tick_agenda(edition: Edition, board: Board, box: int) -> tuple[Board, Bonuse
 
 def tick_asset(edition: Edition, board: Board, box: int) -> tuple[Board, Bonuses]:
     """Asset box ticked; a bonus whose two boxes are now both ticked is earned."""
-    b = board.copy()
-    b.assets |= 1 << box
+    b = board._replace(assets=board.assets | 1 << box)
     earned = []
     if box > 0 and b.assets >> (box - 1) & 1:
         earned.append(edition.asset_bonuses[box - 1])
@@ -277,8 +214,7 @@ def tick_asset(edition: Edition, board: Board, box: int) -> tuple[Board, Bonuses
 
 def tick_harmony(edition: Edition, board: Board, box: int) -> tuple[Board, Bonuses]:
     """Harmony box ticked, earning its bonus if it has one."""
-    b = board.copy()
-    b.harmonies |= 1 << box
+    b = board._replace(harmonies=board.harmonies | 1 << box)
     return b, _bonus(edition.harmony_bonuses[box])
 
 
@@ -286,22 +222,18 @@ def tick_fail(edition: Edition, board: Board) -> tuple[Board, Bonuses]:
     """The next fail box ticked; a full fail track takes no more ticks."""
     if board.fails >= len(edition.fail_penalties):
         return board, ()
-    b = board.copy()
-    b.fails += 1
+    b = board._replace(fails=board.fails + 1)
     return b, _bonus(edition.fail_bonuses[b.fails - 1])
 
 
 def lift_cash(edition: Edition, board: Board, restriction: int) -> tuple[Board, Bonuses]:
     """A cash restriction lifted."""
-    b = board.copy()
-    b.cash |= 1 << restriction
-    return b, ()
+    return board._replace(cash=board.cash | 1 << restriction), ()
 
 
 def claim_goal(edition: Edition, board: Board, goal: int) -> tuple[Board, Bonuses]:
     """A goal's points written in the next goals box, and its bonus earned."""
-    b = board.copy()
-    b.goals = (*b.goals, goal)
+    b = board._replace(goals=(*board.goals, goal))
     return b, _bonus(edition.goals[goal].bonus)
 
 
@@ -337,20 +269,15 @@ def bonus_targets(edition: Edition, board: Board, code: int) -> tuple[int, ...]:
 def gain(edition: Edition, board: Board, code: int, target: int) -> tuple[Board, Bonuses]:
     """A bonus used on ``target`` (one of :func:`bonus_targets`); the bonuses that earns."""
     if code == ALBUM:
-        b = board.copy()
-        b.albums += 1
+        b = board._replace(albums=board.albums + 1)
         return b, _bonus(edition.album_bonuses[b.albums - 1])
     if code == SINGLE:
-        b = board.copy()
-        b.singles += 1
+        b = board._replace(singles=board.singles + 1)
         return b, _bonus(edition.single_bonuses[b.singles - 1])
     if code == MULTIPLIER:
-        b = board.copy()
-        b.mult_earned += 1
-        return b, ()
+        return board._replace(mult_earned=board.mult_earned + 1), ()
     if code == TOUR:
-        b = board.copy()
-        b.tour += 1
+        b = board._replace(tour=board.tour + 1)
         return b, _bonus(edition.tour_steps[b.tour - 1].bonus)
     if code == CASH:
         return lift_cash(edition, board, target)
@@ -435,29 +362,45 @@ def harmony_points(edition: Edition, board: Board) -> int:
     )
 
 
+def area_points(edition: Edition, board: Board) -> tuple[int, ...]:
+    """Points of each scoring area, in the order of :data:`SCORING_AREAS`."""
+    return (
+        sum(edition.goals[g].points for g in board.goals),
+        board.albums * board.singles,
+        crew_points(edition, board),
+        edition.tour_steps[board.tour - 1].points if board.tour else 0,
+        harmony_points(edition, board),
+        edition.fail_penalties[board.fails - 1] if board.fails else 0,
+    )
+
+
 def score_breakdown(edition: Edition, board: Board) -> dict[str, int]:
     """Points of each scoring area (agenda, assets and multipliers give bonuses, not points)."""
-    return {
-        "goals": sum(edition.goals[g].points for g in board.goals),
-        "release": board.albums * board.singles,
-        "crew": crew_points(edition, board),
-        "tour": edition.tour_steps[board.tour - 1].points if board.tour else 0,
-        "harmonies": harmony_points(edition, board),
-        "fail": edition.fail_penalties[board.fails - 1] if board.fails else 0,
-    }
+    return dict(zip(SCORING_AREAS, area_points(edition, board), strict=True))
 
 
 def score(edition: Edition, board: Board) -> int:
-    """The Scores area: the sum of every area (as :func:`score_breakdown`, without the dict)."""
-    goals = edition.goals
-    return (
-        sum(goals[g].points for g in board.goals)
-        + board.albums * board.singles
-        + crew_points(edition, board)
-        + (edition.tour_steps[board.tour - 1].points if board.tour else 0)
-        + harmony_points(edition, board)
-        + (edition.fail_penalties[board.fails - 1] if board.fails else 0)
-    )
+    """The Scores area: the sum of :func:`score_breakdown`, by construction (the same points)."""
+    return sum(area_points(edition, board))
+
+
+# -- marking a card -------------------------------------------------------------------------------
+
+
+def mark(
+    edition: Edition, board: Board, card: int, action: dict[str, Any]
+) -> tuple[Board, Bonuses]:
+    """The played ``card`` marked as a ``mark`` or ``fail`` action says: the new board and the
+    bonuses earned. The one place that applies a mark (the rules and the greedy agent use it)."""
+    if action["type"] == "fail":
+        return tick_fail(edition, board)
+    area = action["area"]
+    if area == "crew":
+        m = action["multiplier"]
+        return place_crew(edition, board, card, action["slot"], -1 if m is None else m)
+    if area == "agenda":
+        return tick_agenda(edition, board, action["box"])
+    return tick_asset(edition, board, action["box"])
 
 
 def measure(edition: Edition, board: Board, kind: str, role: int = -1, colour: int = -1) -> int:

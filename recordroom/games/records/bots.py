@@ -12,9 +12,10 @@ from typing import Any
 
 from recordroom.engine.game import Action, JSONDict
 from recordroom.games.records import board as bd
-from recordroom.games.records.edition import HARMONY_OF, Edition, load_edition
+from recordroom.games.records.edition import Edition, load_edition
+from recordroom.games.records.kinds import HARMONY_OF, CardKind, bonus_code
 
-_WORTH = {
+_WORTH: dict[int, float] = {
     bd.MULTIPLIER: 2.5,
     bd.CASH: 1.5,
     bd.HARMONY: 2.5,
@@ -99,39 +100,26 @@ class GreedyAgent:
             return self._card_value(ed, b, ed.card_by_id[action["card"]])
         if kind == "draw":
             return value(ed, b) + 2.0
-        if kind == "fail":
-            after, earned = bd.tick_fail(ed, b)
+        if kind in ("fail", "mark"):
+            card = ed.card_by_id[you["played"]] if kind == "mark" else -1
+            after, earned = bd.mark(ed, b, card, action)
             return value(ed, after, earned)
-        if kind == "mark":
-            return self._mark_value(ed, b, ed.card_by_id[you["played"]], action)
         if kind == "bonus":
-            queue = you["queue"]
-            code = _code(ed, queue[0])
+            code = bonus_code(ed.colours, you["queue"][0])
             after, earned = bd.gain(ed, b, code, action["box"])
             return value(ed, after, earned)
         return value(ed, b)
-
-    def _mark_value(self, ed: Edition, b: bd.Board, card: int, action: Action) -> float:
-        area = action["area"]
-        if area == "crew":
-            m = action["multiplier"]
-            after, earned = bd.place_crew(ed, b, card, action["slot"], -1 if m is None else m)
-        elif area == "agenda":
-            after, earned = bd.tick_agenda(ed, b, action["box"])
-        else:
-            after, earned = bd.tick_asset(ed, b, action["box"])
-        return value(ed, after, earned)
 
     def _card_value(self, ed: Edition, b: bd.Board, card: int) -> float:
         c = ed.cards[card]
         after, earned = bd.tick_fail(ed, b)
         best = value(ed, after, earned)
-        if c.kind == "agenda":
+        if c.kind == CardKind.AGENDA:
             for box in range(ed.agenda_boxes):
                 if not b.agenda >> box & 1:
                     after, earned = bd.tick_agenda(ed, b, box)
                     best = max(best, value(ed, after, earned))
-        elif c.kind == "asset":
+        elif c.kind == CardKind.ASSET:
             for box in range(ed.asset_boxes):
                 if not b.assets >> box & 1:
                     after, earned = bd.tick_asset(ed, b, box)
@@ -143,11 +131,3 @@ class GreedyAgent:
                     after, earned = bd.place_crew(ed, b, card, slot, m)
                     best = max(best, value(ed, after, earned))
         return best
-
-
-def _code(ed: Edition, name: str) -> int:
-    if name.startswith("harmony:"):
-        return HARMONY_OF + ed.colours.index(name.split(":", 1)[1])
-    from recordroom.games.records.edition import BONUSES
-
-    return BONUSES.index(name)

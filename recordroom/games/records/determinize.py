@@ -26,21 +26,11 @@ import random
 from typing import Any
 
 from recordroom.games.records import board as bd
-from recordroom.games.records.edition import (
-    BONUSES,
-    HARMONY_OF,
-    Edition,
-    for_players,
-    load_edition,
-)
-from recordroom.games.records.flow import CHOICE_PHASES
-from recordroom.games.records.state import NONE, State
-
-
-def _bonus_code(ed: Edition, name: str) -> int:
-    if name.startswith("harmony:"):
-        return HARMONY_OF + ed.colours.index(name.split(":", 1)[1])
-    return BONUSES.index(name)
+from recordroom.games.records import choices
+from recordroom.games.records.edition import Edition, for_players, load_edition
+from recordroom.games.records.flow import new_game
+from recordroom.games.records.kinds import CHOICE_PHASES, Bonus, Marking, Phase, bonus_code
+from recordroom.games.records.state import NONE, Draft, State
 
 
 def _goal(ed: Edition, goal_id: str | None) -> int:
@@ -51,16 +41,16 @@ def _card(ed: Edition, card_id: str | None) -> int:
     return NONE if card_id is None else ed.card_by_id[card_id]
 
 
-def _marking_for(view: dict[str, Any]) -> str:
+def _marking_for(view: dict[str, Any]) -> Marking:
     """Why the table is marking: the view says so, or it is read from the hands and the claims."""
     reason = view.get("marking_for")
     if isinstance(reason, str):
-        return reason
+        return Marking(reason)
     if view["players"] == 1:
-        return "solo" if view["you"]["played"] is not None else "solo_goal"
+        return Marking.SOLO if view["you"]["played"] is not None else Marking.SOLO_GOAL
     if any(view["hand_sizes"]):
-        return "round"
-    return "public" if any(c == 1 for c in view["claims"]) else "private"
+        return Marking.ROUND
+    return Marking.PUBLIC if any(c == 1 for c in view["claims"]) else Marking.PRIVATE
 
 
 def _goal_slot(view: dict[str, Any], ed: Edition, marking_for: str) -> int:
@@ -78,14 +68,12 @@ def _goal_slot(view: dict[str, Any], ed: Edition, marking_for: str) -> int:
 
 def determinize(view: dict[str, Any], seat: int, seed: int) -> State:
     """A full state whose view for ``seat`` equals ``view``; hidden parts drawn from ``seed``."""
-    from recordroom.games.records.game import GAME
-
     rng = random.Random(seed)
     ed = for_players(load_edition(view["edition"]), view["players"])
     players: int = view["players"]
     you = view["you"]
-    phase: str = view["phase"]
-    s: State = GAME.new_state(players, seed).copy()
+    phase = Phase(view["phase"])
+    s = new_game(load_edition(view["edition"]), players, seed).thaw()
     s.rng = rng.getrandbits(63)
     s.phase = phase
     s.week, s.round, s.turn = view["week"], view["round"], view["turn"]
@@ -95,7 +83,7 @@ def determinize(view: dict[str, Any], seat: int, seed: int) -> State:
     s.claims = tuple(view["claims"])
     s.revealed = tuple(_card(ed, c) for c in view["revealed"])
     s.public = tuple(_goal(ed, g) for g in view["public_goals"])
-    s.marking_for = _marking_for(view) if phase == "mark" else ""
+    s.marking_for = _marking_for(view) if phase == Phase.MARK else Marking.NONE
     s.goal_slot = _goal_slot(view, ed, s.marking_for)
     own = bd.Board.from_json(view["boards"][seat]["raw"])
     shown = [
@@ -116,7 +104,7 @@ def determinize(view: dict[str, Any], seat: int, seed: int) -> State:
 
     # Cards: the seat's own hand is known, the rest is one shuffled pool.
     own_hand = tuple(_card(ed, c) for c in you["hand"])
-    round_marking = phase == "mark" and s.marking_for == "round"
+    round_marking = phase == Phase.MARK and s.marking_for == Marking.ROUND
     held = set(own_hand)
     if round_marking:
         held |= {c for c in s.revealed if c != NONE}
@@ -152,7 +140,7 @@ def determinize(view: dict[str, Any], seat: int, seed: int) -> State:
     del goals[: view["goal_deck"]]
     dealt: list[tuple[int, ...]] = [()] * players
     private = [NONE] * players
-    setup = phase in ("lead_singer", "keep")
+    setup = phase in (Phase.LEAD_SINGER, Phase.KEEP)
     for i in range(players):
         if i == seat:
             dealt[i], private[i] = own_dealt, own_private
@@ -167,18 +155,18 @@ def determinize(view: dict[str, Any], seat: int, seed: int) -> State:
 
     # Who acts, and the hidden choices of those who already have.
     queues: list[tuple[int, ...]] = [()] * players
-    queues[seat] = tuple(_bonus_code(ed, q) for q in you["queue"])
+    queues[seat] = tuple(bonus_code(ed.colours, q) for q in you["queue"])
     played = [NONE] * players
     played[seat] = _card(ed, you["played"])
     pending = [NONE] * players
-    if phase == "private":
+    if phase == Phase.PRIVATE:
         waiting = {seat} if you["to_act"] else set()
         for i in range(players):
             if i != seat and private[i] != NONE and len(s.boards[i].goals) < ed.goal_boxes:
                 waiting.add(i)
         s.active = frozenset(waiting)
         if you["pending"] is not None:
-            pending[seat] = _own_choice(ed, phase, you["pending"])
+            pending[seat] = choices.read(ed, phase, you["pending"])
     elif phase in CHOICE_PHASES:
         s.active = frozenset(view["waiting"])
         for i in range(players):
@@ -186,8 +174,8 @@ def determinize(view: dict[str, Any], seat: int, seed: int) -> State:
                 continue
             pending[i] = _hidden_choice(ed, s, i, phase, rng)
         if you["pending"] is not None:
-            pending[seat] = _own_choice(ed, phase, you["pending"])
-    elif phase == "mark":
+            pending[seat] = choices.read(ed, phase, you["pending"])
+    elif phase == Phase.MARK:
         active = {seat} if you["to_act"] else set()
         if round_marking:
             for i in view["marking"]:
@@ -202,27 +190,26 @@ def determinize(view: dict[str, Any], seat: int, seed: int) -> State:
                         active.add(i)
                         queues[i] = (code,)
         s.active = frozenset(active)
-    elif phase == "over":
+    elif phase == Phase.OVER:
         s.active = frozenset()
     else:  # solo turn, third card, goal step
         s.active = frozenset({0})
     s.queues = tuple(queues)
     s.played = tuple(played)
     s.pending = tuple(pending)
-    s.legal_cache = {}
-    return s
+    return s.freeze()
 
 
-def _hidden_choice(ed: Edition, s: State, seat: int, phase: str, rng: random.Random) -> int:
+def _hidden_choice(ed: Edition, s: Draft, seat: int, phase: Phase, rng: random.Random) -> int:
     """A choice that seat could have made, or NONE if it had nothing to choose."""
-    if phase == "lead_singer":
+    if phase == Phase.LEAD_SINGER:
         return rng.randrange(len(ed.colours))
-    if phase == "keep":
+    if phase == Phase.KEEP:
         return rng.choice(s.dealt[seat]) if s.dealt[seat] else NONE
-    if phase == "pick":
+    if phase == Phase.PICK:
         return rng.choice(s.hands[seat]) if s.hands[seat] else NONE
     board = s.boards[seat]
-    if phase == "claim":
+    if phase == Phase.CLAIM:
         goal = s.public[s.goal_slot] if s.goal_slot < len(s.public) else NONE
     else:
         goal = s.private[seat]
@@ -230,24 +217,14 @@ def _hidden_choice(ed: Edition, s: State, seat: int, phase: str, rng: random.Ran
             return NONE
     if goal == NONE:
         return NONE
-    if phase == "claim" and not bd.can_claim(ed, board, goal):
+    if phase == Phase.CLAIM and not bd.can_claim(ed, board, goal):
         return NONE
     return rng.randrange(2) if bd.can_claim(ed, board, goal) else 0
 
 
-def _own_choice(ed: Edition, phase: str, shown: str) -> int:
-    if phase == "lead_singer":
-        return ed.colours.index(shown)
-    if phase == "keep":
-        return ed.goal_by_id[shown]
-    if phase == "pick":
-        return ed.card_by_id[shown]
-    return 1 if shown == "claim" else 0
-
-
 def _open_bonus(ed: Edition, board: bd.Board) -> int | None:
     """A bonus that has somewhere to go on that board (for a claimant still marking)."""
-    for code in range(len(BONUSES)):
+    for code in Bonus:
         if bd.bonus_targets(ed, board, code):
-            return code
+            return int(code)
     return None

@@ -18,7 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from recordroom.games.records import board as bd
-from recordroom.games.records.edition import NO_BONUS, Edition, bonus_name
+from recordroom.games.records.edition import Edition, bonus_name
+from recordroom.games.records.kinds import NO_BONUS
 
 Event = dict[str, Any]
 Causes = tuple[str, ...]
@@ -70,6 +71,38 @@ def asset_causes(ed: Edition, after: bd.Board, box: int) -> Causes:
     ):
         out.append(f"asset_pair:{box}")
     return tuple(out)
+
+
+def marked(
+    ed: Edition, board: bd.Board, seat: int, card: int, action: dict[str, Any]
+) -> tuple[bd.Board, bd.Bonuses, Event, Causes]:
+    """A ``mark`` or ``fail`` action applied (:func:`board.mark`): the board after it, the bonuses
+    it earned, its event and the cause of each bonus."""
+    after, earned = bd.mark(ed, board, card, action)
+    card_id = ed.cards[card].id
+    if action["type"] == "fail":
+        ticked = after.fails if after.fails > board.fails else None
+        event: Event = {"type": "fail", "seat": seat, "card": card_id, "box": ticked}
+        return after, earned, event, (f"fail:{after.fails}",) * len(earned)
+    area = action["area"]
+    event = {
+        "type": "mark",
+        "seat": seat,
+        "card": card_id,
+        "area": area,
+        "slot": action["slot"],
+        "box": action["box"],
+        "multiplier": None,
+    }
+    if area == "crew":
+        m = action["multiplier"]
+        event["multiplier"] = None if m is None else ed.multipliers[m]
+        causes: Causes = (f"crew:{action['slot']}",) * len(earned)
+    elif area == "agenda":
+        causes = agenda_causes(ed, after, action["box"])
+    else:
+        causes = asset_causes(ed, after, action["box"])
+    return after, earned, event, causes
 
 
 def _lost_why(ed: Edition, board: bd.Board, code: int) -> str:

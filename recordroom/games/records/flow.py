@@ -1,22 +1,27 @@
 """How a Records game moves: setup, weeks of simultaneous picks and marking, weekends of goal
 claims, the end triggers, and solo turns.
 
-Each function takes a fresh copy of the state (made by the caller) or makes one, changes it and
-returns it. Simultaneous steps (lead singer colour, private goal, pick, claim) keep each seat's
+Each function takes a :class:`~.state.Draft` (the mutable copy of a state the caller thawed),
+changes it and returns it; the caller freezes it into the next state (:func:`new_game` builds the
+first state). Simultaneous steps (lead singer colour, private goal, pick, claim) keep each seat's
 choice in ``pending`` until the last active seat has chosen; marking keeps the boards other seats
 see (``shown``) as they were until every marking seat is done, then shows them all at once.
 """
 
 from __future__ import annotations
 
-from recordroom.engine.rng import shuffled
+from recordroom.engine.rng import seed_state, shuffled
 from recordroom.games.records import board as bd
 from recordroom.games.records import events as ev
 from recordroom.games.records.edition import Edition
-from recordroom.games.records.state import NONE, State
+from recordroom.games.records.kinds import CHOICE_PHASES, Marking, Phase
+from recordroom.games.records.state import NONE, Draft, State
 
-CHOICE_PHASES = frozenset({"lead_singer", "keep", "pick", "claim", "private"})
-"""Phases whose choices are secret until all are in, and may be changed until then."""
+__all__ = ["CHOICE_PHASES", "new_game"]
+
+# The members as module names: an enum member's attribute look-up is slow on the hot path.
+LEAD_SINGER, KEEP, PICK, MARK, CLAIM, PRIVATE, TURN, THIRD, GOAL, OVER = Phase
+M_NONE, M_ROUND, M_PUBLIC, M_PRIVATE, M_SOLO, M_SOLO_GOAL = Marking
 
 
 def _set(seq: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
@@ -27,11 +32,11 @@ def _set_any(seq: tuple[object, ...], i: int, value: object) -> tuple[object, ..
     return (*seq[:i], value, *seq[i + 1 :])
 
 
-def _cleared(state: State) -> tuple[int, ...]:
+def _cleared(state: Draft) -> tuple[int, ...]:
     return (NONE,) * state.players
 
 
-def _add_trigger(state: State, name: str, seats: list[int]) -> None:
+def _add_trigger(state: Draft, name: str, seats: list[int]) -> None:
     if name not in state.triggers:
         state.triggers = (*state.triggers, name)
         state.log = (*state.log, {"type": "end_trigger", "trigger": name, "seats": seats})
@@ -42,7 +47,7 @@ def _direction(week: int) -> str:
     return "clockwise" if week % 2 == 1 else "counter-clockwise"
 
 
-def auto_passes(ed: Edition, s: State) -> bool:
+def auto_passes(ed: Edition, s: Draft) -> bool:
     """Seats that pass unmeetable private goals without asking leave ``active`` unasked (they
     pass: only a pending ``1`` claims); true if any did."""
     auto = frozenset(
@@ -59,7 +64,60 @@ def auto_passes(ed: Edition, s: State) -> bool:
 # -- setup --------------------------------------------------------------------------------------
 
 
-def resolve_lead(ed: Edition, s: State) -> State:
+def new_game(ed: Edition, players: int, seed: int) -> State:
+    """A new game: decks shuffled, goals dealt, every seat choosing a lead singer colour."""
+    rng = seed_state(seed)
+    deck, rng = shuffled(ed.deck_for(players), rng)
+    goals, rng = shuffled(range(len(ed.goals)), rng)
+    public = goals[: ed.public_goals]
+    goals = goals[ed.public_goals :]
+    if players == 1:
+        dealt: tuple[tuple[int, ...], ...] = ((),)
+    else:
+        k = ed.private_goals_dealt
+        dealt = tuple(goals[i * k : (i + 1) * k] for i in range(players))
+        goals = goals[players * k :]
+    empty: tuple[tuple[int, ...], ...] = ((),) * players
+    nobody = (NONE,) * players
+    boards = (bd.new_board(ed),) * players
+    return State(
+        players=players,
+        edition=ed.name,
+        rng=rng,
+        phase=LEAD_SINGER,
+        active=frozenset(range(players)),
+        week=0,
+        round=0,
+        turn=0,
+        goal_slot=0,
+        triggers=(),
+        ending=False,
+        marking_for=M_NONE,
+        option="",
+        deck=deck,
+        pending=nobody,
+        played=nobody,
+        goal_deck=goals,
+        public=public,
+        private=nobody,
+        revealed=nobody,
+        claims=nobody,
+        discards=empty,
+        hands=empty,
+        queues=empty,
+        dealt=dealt,
+        boards=boards,
+        shown=boards,
+        undos=(0,) * players,
+        chose=0,
+        settings=(1,) * players,
+        causes=((),) * players,
+        hidden=((),) * players,
+        log=(),
+    )
+
+
+def resolve_lead(ed: Edition, s: Draft) -> Draft:
     """Every lead singer colour is in: boards take them; then private goals (or the solo turn)."""
     s.boards = tuple(_lead(b, c) for b, c in zip(s.boards, s.pending, strict=True))
     s.shown = s.boards
@@ -70,18 +128,16 @@ def resolve_lead(ed: Edition, s: State) -> State:
     s.pending = _cleared(s)
     if s.players == 1:
         return start_solo_turn(ed, s)
-    s.phase = "keep"
+    s.phase = KEEP
     s.active = frozenset(range(s.players))
     return s
 
 
 def _lead(board: bd.Board, colour: int) -> bd.Board:
-    b = board.copy()
-    b.lead = colour
-    return b
+    return board._replace(lead=colour)
 
 
-def resolve_keep(ed: Edition, s: State) -> State:
+def resolve_keep(ed: Edition, s: Draft) -> Draft:
     """Every private goal is kept; the goals not kept leave the game; the first week starts."""
     s.private = s.pending
     s.dealt = ((),) * s.players
@@ -92,7 +148,7 @@ def resolve_keep(ed: Edition, s: State) -> State:
 # -- weeks ----------------------------------------------------------------------------------------
 
 
-def start_week(ed: Edition, s: State) -> State:
+def start_week(ed: Edition, s: Draft) -> Draft:
     """Each player draws a hand: from the deck, then from their own shuffled private discard."""
     s.week += 1
     s.round = 1
@@ -112,12 +168,12 @@ def start_week(ed: Edition, s: State) -> State:
     s.deck = deck
     s.hands = tuple(hands)
     s.discards = tuple(discards)
-    s.phase = "pick"
+    s.phase = PICK
     s.active = frozenset(range(s.players))
     return s
 
 
-def resolve_picks(ed: Edition, s: State) -> State:
+def resolve_picks(ed: Edition, s: Draft) -> Draft:
     """All picks are in: they are revealed, leave the hands, and every player marks."""
     s.played = s.pending
     s.revealed = s.pending
@@ -129,13 +185,13 @@ def resolve_picks(ed: Edition, s: State) -> State:
         for seat, c in enumerate(s.pending)
     )
     s.pending = _cleared(s)
-    s.phase = "mark"
-    s.marking_for = "round"
+    s.phase = MARK
+    s.marking_for = M_ROUND
     s.active = frozenset(range(s.players))
     return s
 
 
-def end_marking(ed: Edition, s: State) -> State:
+def end_marking(ed: Edition, s: Draft) -> Draft:
     """Every marking seat is done: boards are shown; the step that asked for marking goes on."""
     s.shown = s.boards
     s.played = _cleared(s)
@@ -146,20 +202,20 @@ def end_marking(ed: Edition, s: State) -> State:
         s.chose = 0
         s.undos = (0,) * s.players
     reason = s.marking_for
-    s.marking_for = ""
-    if reason == "round":
+    s.marking_for = M_NONE
+    if reason == M_ROUND:
         return end_round(ed, s)
-    if reason == "public":
+    if reason == M_PUBLIC:
         s.goal_slot += 1
         return weekend_next(ed, s)
-    if reason == "private":
+    if reason == M_PRIVATE:
         return end_weekend(ed, s)
-    if reason == "solo":
+    if reason == M_SOLO:
         return solo_after_mark(ed, s)
     return solo_end_turn(ed, s)
 
 
-def end_round(ed: Edition, s: State) -> State:
+def end_round(ed: Edition, s: Draft) -> Draft:
     """End triggers are checked; hands pass on, or the week ends and the weekend starts."""
     full = [seat for seat, b in enumerate(s.boards) if bd.fail_full(ed, b)]
     if full:
@@ -172,7 +228,7 @@ def end_round(ed: Edition, s: State) -> State:
         step = 1 if s.week % 2 == 1 else -1  # odd weeks pass clockwise, even weeks the other way
         s.hands = tuple(s.hands[(seat - step) % n] for seat in range(n))
         s.round += 1
-        s.phase = "pick"
+        s.phase = PICK
         s.active = frozenset(range(n))
         return s
     s.discards = tuple((*d, *h) for d, h in zip(s.discards, s.hands, strict=True))
@@ -185,7 +241,7 @@ def end_round(ed: Edition, s: State) -> State:
 # -- weekends -------------------------------------------------------------------------------------
 
 
-def weekend_next(ed: Edition, s: State) -> State:
+def weekend_next(ed: Edition, s: Draft) -> Draft:
     """The next public goal someone can claim is put to its claimants; the others go."""
     while s.goal_slot < len(s.public):
         goal = s.public[s.goal_slot]
@@ -194,7 +250,7 @@ def weekend_next(ed: Edition, s: State) -> State:
                 seat for seat in range(s.players) if bd.can_claim(ed, s.boards[seat], goal)
             )
             if eligible:
-                s.phase = "claim"
+                s.phase = CLAIM
                 s.active = eligible
                 return s
             s.public = _set(s.public, s.goal_slot, NONE)
@@ -215,7 +271,7 @@ def weekend_next(ed: Edition, s: State) -> State:
     )
     if not eligible:
         return end_weekend(ed, s)
-    s.phase = "private"
+    s.phase = PRIVATE
     s.active = eligible
     if auto_passes(ed, s) and not s.active:
         return resolve_private(ed, s)
@@ -223,7 +279,7 @@ def weekend_next(ed: Edition, s: State) -> State:
 
 
 def _claim(
-    ed: Edition, s: State, seat: int, goal: int, boards: list[bd.Board], private: bool = False
+    ed: Edition, s: Draft, seat: int, goal: int, boards: list[bd.Board], private: bool = False
 ) -> bool:
     board, earned = bd.claim_goal(ed, boards[seat], goal)
     g = ed.goals[goal]
@@ -240,7 +296,7 @@ def _claim(
     return bool(queue)
 
 
-def resolve_claims(ed: Edition, s: State) -> State:
+def resolve_claims(ed: Edition, s: Draft) -> Draft:
     """Everyone has claimed or passed the current public goal; claimants mark it."""
     goal = s.public[s.goal_slot]
     s.claims = s.pending
@@ -253,15 +309,15 @@ def resolve_claims(ed: Edition, s: State) -> State:
     s.shown = s.boards
     s.pending = _cleared(s)
     if marking:
-        s.phase = "mark"
-        s.marking_for = "public"
+        s.phase = MARK
+        s.marking_for = M_PUBLIC
         s.active = frozenset(marking)
         return s
     s.goal_slot += 1
     return weekend_next(ed, s)
 
 
-def resolve_private(ed: Edition, s: State) -> State:
+def resolve_private(ed: Edition, s: Draft) -> Draft:
     """Everyone has claimed or passed their private goal; claimants mark it.
 
     ``claims`` shows a pass (0) for every seat that could be asked, passed unasked or not, so the
@@ -288,14 +344,14 @@ def resolve_private(ed: Edition, s: State) -> State:
     s.shown = s.boards
     s.pending = _cleared(s)
     if marking:
-        s.phase = "mark"
-        s.marking_for = "private"
+        s.phase = MARK
+        s.marking_for = M_PRIVATE
         s.active = frozenset(marking)
         return s
     return end_weekend(ed, s)
 
 
-def end_weekend(ed: Edition, s: State) -> State:
+def end_weekend(ed: Edition, s: Draft) -> Draft:
     """Public goals are refilled for the next weekend; the game ends or a new week starts."""
     public = list(s.public)
     deck = s.goal_deck
@@ -312,7 +368,7 @@ def end_weekend(ed: Edition, s: State) -> State:
     return start_week(ed, s)
 
 
-def finish(ed: Edition, s: State) -> State:
+def finish(ed: Edition, s: Draft) -> Draft:
     """The game ends: each missing crew member ticks a fail box (no bonus from those ticks)."""
     limit = len(ed.fail_penalties)
     boards = []
@@ -323,13 +379,12 @@ def finish(ed: Edition, s: State) -> State:
             ticks = max(0, min(limit, b.fails + missing) - b.fails)
             out.append({"type": "end_ticks", "seat": seat, "missing": missing, "ticks": ticks})
         if missing and b.fails < limit:
-            b = b.copy()
-            b.fails = min(limit, b.fails + missing)
+            b = b._replace(fails=min(limit, b.fails + missing))
         boards.append(b)
     s.boards = s.shown = tuple(boards)
     out.append({"type": "game_over", "scores": [bd.score(ed, b) for b in boards]})
     s.log = s.log + tuple(out)
-    s.phase = "over"
+    s.phase = OVER
     s.active = frozenset()
     s.hands = ((),) * s.players
     return s
@@ -338,7 +393,7 @@ def finish(ed: Edition, s: State) -> State:
 # -- solo -----------------------------------------------------------------------------------------
 
 
-def start_solo_turn(ed: Edition, s: State) -> State:
+def start_solo_turn(ed: Edition, s: Draft) -> Draft:
     """A new solo turn draws two cards; no two cards left ends the game."""
     if len(s.deck) < 2:
         _add_trigger(s, "deck", [0])
@@ -348,18 +403,18 @@ def start_solo_turn(ed: Edition, s: State) -> State:
     s.hands = (s.deck[:2],)
     s.deck = s.deck[2:]
     s.option = ""
-    s.phase = "turn"
+    s.phase = TURN
     s.active = frozenset({0})
     return s
 
 
-def solo_third(ed: Edition, s: State) -> State:
+def solo_third(ed: Edition, s: Draft) -> Draft:
     """Option B: a third card is drawn."""
     s.hands = ((*s.hands[0], s.deck[0]),)
     s.log = (*s.log, {"type": "draw", "seat": 0, "card": ed.cards[s.deck[0]].id})
     s.deck = s.deck[1:]
     s.option = "B"
-    s.phase = "third"
+    s.phase = THIRD
     return s
 
 
@@ -371,7 +426,7 @@ def solo_playable(ed: Edition, hand: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(c for c, k in zip(hand, kinds, strict=True) if kinds.count(k) == 1)
 
 
-def solo_play(ed: Edition, s: State, card: int) -> State:
+def solo_play(ed: Edition, s: Draft, card: int) -> Draft:
     """The solo player plays ``card``; the other drawn cards are discarded."""
     if not s.option:
         s.option = "A"
@@ -390,23 +445,23 @@ def solo_play(ed: Edition, s: State, card: int) -> State:
     s.hands = ((),)
     s.played = (card,)
     s.revealed = (card,)
-    s.phase = "mark"
-    s.marking_for = "solo"
+    s.phase = MARK
+    s.marking_for = M_SOLO
     return s
 
 
-def solo_after_mark(ed: Edition, s: State) -> State:
+def solo_after_mark(ed: Edition, s: Draft) -> Draft:
     """After option B, the player may claim one goal of the row (or passes if none is met)."""
     if s.option == "B":
         if any(g != NONE and bd.can_claim(ed, s.boards[0], g) for g in s.public):
-            s.phase = "goal"
+            s.phase = GOAL
             s.active = frozenset({0})
             return s
         solo_goal_row(ed, s, NONE)
     return solo_end_turn(ed, s)
 
 
-def solo_goal_row(ed: Edition, s: State, claimed_slot: int) -> None:
+def solo_goal_row(ed: Edition, s: Draft, claimed_slot: int) -> None:
     """The claimed goal and the 4th goal leave the row; the rest shift right; new goals fill in."""
     last = len(s.public) - 1
     out: list[ev.Event] = []
@@ -431,7 +486,7 @@ def solo_goal_row(ed: Edition, s: State, claimed_slot: int) -> None:
     s.log = s.log + tuple(out)
 
 
-def solo_claim(ed: Edition, s: State, slot: int) -> State:
+def solo_claim(ed: Edition, s: Draft, slot: int) -> Draft:
     """The solo player claims the goal in ``slot``."""
     boards = list(s.boards)
     needs_choice = _claim(ed, s, 0, s.public[slot], boards)
@@ -439,14 +494,14 @@ def solo_claim(ed: Edition, s: State, slot: int) -> State:
     s.claims = (slot,)
     solo_goal_row(ed, s, slot)
     if needs_choice:
-        s.phase = "mark"
-        s.marking_for = "solo_goal"
+        s.phase = MARK
+        s.marking_for = M_SOLO_GOAL
         s.active = frozenset({0})
         return s
     return solo_end_turn(ed, s)
 
 
-def solo_end_turn(ed: Edition, s: State) -> State:
+def solo_end_turn(ed: Edition, s: Draft) -> Draft:
     """A full fail track, a full crew or the last goals box ends the solo game."""
     b = s.boards[0]
     if bd.fail_full(ed, b):

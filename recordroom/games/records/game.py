@@ -27,21 +27,34 @@ from recordroom.engine.errors import (
     MalformedAction,
     NotYourTurn,
 )
-from recordroom.engine.game import Action, GameInfo, JSONDict, Seat, win_share_returns
-from recordroom.engine.rng import seed_state, shuffled
+from recordroom.engine.game import Action, GameInfo, JSONDict, Seat
 from recordroom.games.records import board as bd
+from recordroom.games.records import choices, flow, memo, results
 from recordroom.games.records import events as ev
-from recordroom.games.records import flow
-from recordroom.games.records.actions import DONE, DRAW, FAIL, KEYS, PASS, UNDO, actions_for
-from recordroom.games.records.edition import EditionError, for_players, load_edition
-from recordroom.games.records.state import NONE, State, dumps, loads
-from recordroom.games.records.view import solo_rank, view
+from recordroom.games.records.actions import (
+    DONE,
+    DRAW,
+    FAIL,
+    KEYS,
+    PASS,
+    UNDO,
+    Actions,
+    actions_for,
+)
+from recordroom.games.records.bots import GreedyAgent
+from recordroom.games.records.determinize import determinize
+from recordroom.games.records.edition import Edition, EditionError, for_players, load_edition
+from recordroom.games.records.kinds import CHOICE_PHASES, UNDOABLE, CardKind, Phase
+from recordroom.games.records.levels import LEVELS, level_agent
+from recordroom.games.records.state import NONE, Draft, State, dumps, loads
+from recordroom.games.records.view import view
+
+# The members as module names: an enum member's attribute look-up is slow on the hot path.
+LEAD_SINGER, KEEP, PICK, MARK, CLAIM, PRIVATE, TURN, THIRD, GOAL, OVER = Phase
 
 DEFAULT_OPTIONS: dict[str, Any] = {"edition": "standard"}
 UNDO_LIMIT = 3
 """Undos a seat may use in one marking step (this keeps every game finite for simulations)."""
-UNDOABLE = frozenset({"round", "solo"})
-"""Marking steps that end with ``done`` and allow ``undo``."""
 
 
 class UndoRefused(IllegalAction):
@@ -107,59 +120,26 @@ class RecordsGame:
         """A new game: decks shuffled, goals dealt, every seat choosing a lead singer colour."""
         if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 6:
             raise BadOptions(f"records: players must be 1 to 6, got {players!r}")
-        opts = _options(options)
-        ed = load_edition(opts["edition"])
-        rng = seed_state(seed)
-        deck, rng = shuffled(ed.deck_for(players), rng)
-        goals, rng = shuffled(range(len(ed.goals)), rng)
-        s = State.__new__(State)
-        s.players = players
-        s.edition = ed.name
-        s.rng = rng
-        s.phase = "lead_singer"
-        s.active = frozenset(range(players))
-        s.week = s.round = s.turn = s.goal_slot = 0
-        s.deck = deck
-        s.discards = s.hands = s.queues = ((),) * players
-        s.pending = s.played = s.revealed = s.claims = s.private = (NONE,) * players
-        s.boards = s.shown = (bd.new_board(ed),) * players
-        public = goals[: ed.public_goals]
-        goals = goals[ed.public_goals :]
-        if players == 1:
-            s.dealt = ((),)
-        else:
-            k = ed.private_goals_dealt
-            s.dealt = tuple(goals[i * k : (i + 1) * k] for i in range(players))
-            goals = goals[players * k :]
-        s.public, s.goal_deck = public, goals
-        s.triggers = ()
-        s.ending = False
-        s.marking_for = ""
-        s.option = ""
-        s.log = ()
-        s.hidden = s.causes = ((),) * players
-        s.undos = (0,) * players
-        s.chose = 0
-        s.settings = (1,) * players
-        s.legal_cache = {}
-        return s
+        return flow.new_game(load_edition(_options(options)["edition"]), players, seed)
 
     def legal_actions(self, state: State, seat: Seat) -> tuple[Action, ...]:
         """The seat's legal actions now, in a fixed order; () if it need not act."""
-        cached: tuple[Action, ...] | None = state.legal_cache.get(seat)
+        legal = memo.record(state).legal
+        cached = legal.get(seat)
         if cached is not None:
             return cached
         result = self._legal(state, seat) if seat in state.active else ()
-        state.legal_cache[seat] = result
+        legal[seat] = result
         return result
 
     def apply(self, state: State, seat: Seat, action: Action) -> State:
         """The state after ``seat`` plays ``action``; raises the engine's errors otherwise."""
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
             raise NotYourTurn(f"records: seat {seat!r} is not a seat of this game")
-        if state.phase == "over":
+        if state.phase == OVER:
             raise GameOver(f"records: action {action!r} refused, the game is over")
-        cached = state.legal_cache.get(seat)
+        known = memo.record(state).legal
+        cached = known.get(seat)
         # An action handed out by legal_actions (the same object) is well formed: skip the check.
         if cached is None or not any(a is action for a in cached):
             _check_shape(action, state.phase)
@@ -167,7 +147,7 @@ class RecordsGame:
         kind = action["type"]
         if kind == "setting":
             return self._setting(ed, state, seat, bool(action["pass_unmet"]))
-        marking = state.phase == "mark" and state.marking_for in UNDOABLE
+        marking = state.phase == MARK and state.marking_for in UNDOABLE
         if seat not in state.active:
             if marking:
                 raise AlreadyDone(
@@ -177,30 +157,28 @@ class RecordsGame:
             if kind in ("undo", "done"):
                 _refuse_undo_done(state, seat, action)
             return self._change(state, seat, action)
-        legal = self.legal_actions(state, seat)
+        legal = cached if cached is not None else self._legal(state, seat)
+        known[seat] = legal
         if action not in legal:
             if kind in ("undo", "done"):
                 _refuse_undo_done(state, seat, action)
             raise IllegalAction(
                 f"records: action {action!r} is not legal for seat {seat} in phase {state.phase}"
             )
-        s = state.copy()
+        return self._step(ed, state.thaw(), seat, action, kind, legal).freeze()
+
+    def _step(
+        self, ed: Edition, s: Draft, seat: int, action: Action, kind: str, legal: tuple[Action, ...]
+    ) -> Draft:
+        """The legal ``action`` of an active ``seat`` played on the draft ``s``."""
         phase = s.phase
-        if phase in flow.CHOICE_PHASES:
-            s.pending = flow._set(s.pending, seat, _choice_value(ed, action))
+        if phase in CHOICE_PHASES:
+            s.pending = flow._set(s.pending, seat, choices.encode(ed, action))
             s.active = s.active - {seat}
             if s.active:
                 return s
-            if phase == "lead_singer":
-                return flow.resolve_lead(ed, s)
-            if phase == "keep":
-                return flow.resolve_keep(ed, s)
-            if phase == "pick":
-                return flow.resolve_picks(ed, s)
-            if phase == "claim":
-                return flow.resolve_claims(ed, s)
-            return flow.resolve_private(ed, s)
-        if phase == "mark":
+            return _RESOLVE[phase](ed, s)
+        if phase == MARK:
             if kind == "undo":
                 return _undo(s, seat)
             if kind == "done":
@@ -209,11 +187,11 @@ class RecordsGame:
             if len(legal) - (legal[-1] is UNDO) > 1:
                 s.chose |= 1 << seat
             return self._mark(ed, s, seat, action)
-        if phase == "turn":
+        if phase == TURN:
             if kind == "draw":
                 return flow.solo_third(ed, s)
             return flow.solo_play(ed, s, ed.card_by_id[action["card"]])
-        if phase == "third":
+        if phase == THIRD:
             return flow.solo_play(ed, s, ed.card_by_id[action["card"]])
         # solo goal step
         if kind == "pass":
@@ -228,48 +206,16 @@ class RecordsGame:
 
     def is_over(self, state: State) -> bool:
         """The game has ended."""
-        return state.phase == "over"
+        return state.phase == OVER
 
     def result(self, state: State) -> JSONDict:
         """Scores, the breakdown by area, the winners (and the solo rank); only once over."""
-        if state.phase != "over":
-            raise IllegalAction(f"records: no result yet, the game is in phase {state.phase}")
-        ed = for_players(load_edition(state.edition), state.players)
-        breakdown = [bd.score_breakdown(ed, b) for b in state.boards]
-        scores = [sum(b.values()) for b in breakdown]
-        keys = [
-            (scores[i], -state.boards[i].fails, bd.crew_points(ed, state.boards[i]))
-            for i in range(state.players)
-        ]
-        best = max(keys)
-        out: JSONDict = {
-            "scores": scores,
-            "breakdown": breakdown,
-            "winners": [i for i, k in enumerate(keys) if k == best],
-            "over": state.phase == "over",
-            "triggers": list(state.triggers),
-            "weeks": state.week,
-            "turns": state.turn,
-        }
-        if state.players == 1:
-            out["rank"] = solo_rank(scores[0])
-        return out
+        return results.result(state)
 
     def returns(self, state: State) -> tuple[float, ...]:
-        """Zeros until over; then solo: score / 100; else the win share and score margin.
-
-        With two or more players: :func:`~recordroom.engine.game.win_share_returns` of the scores
-        and the winners of :meth:`result` (0.8 split among the winners, 0.2 by where the score lies
-        between the lowest and highest). Solo: the score over 100 (the chart's top rank is 80),
-        clipped to [0, 1].
-        """
-        if state.phase != "over":
-            return (0.0,) * state.players
-        result = self.result(state)
-        scores = result["scores"]
-        if state.players == 1:
-            return (min(1.0, max(0.0, scores[0] / 100)),)
-        return win_share_returns(scores, result["winners"])
+        """Zeros until over; then solo: score / 100; else the win share and score margin
+        (:func:`.results.returns`)."""
+        return results.returns(state)
 
     def dumps(self, state: State) -> str:
         """Exact JSON text of the state."""
@@ -311,14 +257,12 @@ class RecordsGame:
         if kind == "random":
             return RandomAgent(seed)
         if kind == "greedy":
-            from recordroom.games.records.bots import GreedyAgent
-
             return GreedyAgent(seed)
-        if kind in ("easy", "normal", "hard"):
-            from recordroom.games.records.levels import level_agent
-
+        if kind in LEVELS:
             return level_agent(self, kind, seed)
         if kind == "learned":
+            # The one import of another room, loaded only when asked for: the trained policy
+            # (recordroom.rl) needs its checkpoint, and rl reads this game (not a cycle dodge).
             from recordroom.rl.policy import learned_agent
 
             return learned_agent(seed)
@@ -328,8 +272,6 @@ class RecordsGame:
 
     def determinize(self, view: JSONDict, seat: Seat, seed: int) -> State:
         """A full state consistent with what ``seat`` sees in ``view``, the unseen drawn by seed."""
-        from recordroom.games.records.determinize import determinize
-
         return determinize(view, seat, seed)
 
     # -- internals ---------------------------------------------------------------------------------
@@ -338,9 +280,9 @@ class RecordsGame:
         ed = for_players(load_edition(s.edition), s.players)
         acts = actions_for(s.edition)
         phase = s.phase
-        if phase == "pick":
+        if phase == PICK:
             return tuple(acts.pick[c] for c in s.hands[seat])
-        if phase == "mark":
+        if phase == MARK:
             card = s.played[seat]
             board = s.boards[seat]
             queue = s.queues[seat]
@@ -351,23 +293,23 @@ class RecordsGame:
             if card == NONE:
                 return (DONE, UNDO) if _can_undo(s, seat) else (DONE,)
             return (*_mark_actions(ed, acts, board, card), FAIL)
-        if phase == "claim":
+        if phase == CLAIM:
             return (acts.claim[s.public[s.goal_slot]], PASS)
-        if phase == "private":
+        if phase == PRIVATE:
             goal = s.private[seat]
             if bd.can_claim(ed, s.boards[seat], goal):
                 return (acts.claim[goal], PASS)
             return (PASS,)
-        if phase == "lead_singer":
+        if phase == LEAD_SINGER:
             return acts.lead
-        if phase == "keep":
+        if phase == KEEP:
             return tuple(acts.keep[g] for g in s.dealt[seat])
-        if phase == "turn":
+        if phase == TURN:
             picks = tuple(acts.pick[c] for c in s.hands[0])
             return (*picks, DRAW) if s.deck else picks
-        if phase == "third":
+        if phase == THIRD:
             return tuple(acts.pick[c] for c in flow.solo_playable(ed, s.hands[0]))
-        if phase == "goal":
+        if phase == GOAL:
             board = s.boards[0]
             claims = tuple(
                 acts.claim[g] for g in s.public if g != NONE and bd.can_claim(ed, board, g)
@@ -377,33 +319,30 @@ class RecordsGame:
 
     def _change(self, state: State, seat: int, action: Action) -> State:
         """A seat outside ``active`` may only replace its pending choice of this step."""
-        if state.phase not in flow.CHOICE_PHASES or state.pending[seat] == NONE:
+        if state.phase not in CHOICE_PHASES or state.pending[seat] == NONE:
             raise NotYourTurn(
                 f"records: seat {seat} may not act in phase {state.phase} (action {action!r})"
             )
-        probe = state.copy()
-        probe.active = frozenset({seat})
-        if action not in self._legal(probe, seat):
+        if action not in self._legal(state._replace(active=frozenset({seat})), seat):
             raise IllegalAction(
                 f"records: action {action!r} cannot replace the pending choice of seat {seat} "
                 f"in phase {state.phase}"
             )
         ed = for_players(load_edition(state.edition), state.players)
-        s = state.copy()
-        s.pending = flow._set(s.pending, seat, _choice_value(ed, action))
-        return s
+        return state._replace(pending=flow._set(state.pending, seat, choices.encode(ed, action)))
 
-    def _setting(self, ed: Any, state: State, seat: int, pass_unmet: bool) -> State:
+    def _setting(self, ed: Edition, state: State, seat: int, pass_unmet: bool) -> State:
         """A seat's own setting; turned on while it is asked about an unmeetable private goal,
         that goal is passed at once."""
-        s = state.copy()
+        s = state.thaw()
         value = (s.settings[seat] & ~1) | int(pass_unmet)
         s.settings = (*s.settings[:seat], value, *s.settings[seat + 1 :])
-        if s.phase == "private" and seat in s.active and flow.auto_passes(ed, s) and not s.active:
-            return flow.resolve_private(ed, s)
-        return s
+        passed = s.phase == PRIVATE and seat in s.active and flow.auto_passes(ed, s)
+        if passed and not s.active:
+            return flow.resolve_private(ed, s).freeze()
+        return s.freeze()
 
-    def _mark(self, ed: Any, s: State, seat: int, action: Action) -> State:
+    def _mark(self, ed: Edition, s: Draft, seat: int, action: Action) -> Draft:
         board = s.boards[seat]
         kind = action["type"]
         queue = s.queues[seat]
@@ -415,50 +354,9 @@ class RecordsGame:
             )
         else:
             card = s.played[seat]
-            card_id = ed.cards[card].id
             s.played = flow._set(s.played, seat, NONE)
-            if kind == "fail":
-                before = board.fails
-                board, earned = bd.tick_fail(ed, board)
-                ticked = board.fails if board.fails > before else None
-                out.append({"type": "fail", "seat": seat, "card": card_id, "box": ticked})
-                new_causes: tuple[str, ...] = (f"fail:{board.fails}",) * len(earned)
-            elif action["area"] == "crew":
-                m = action["multiplier"]
-                slot = action["slot"]
-                board, earned = bd.place_crew(ed, board, card, slot, -1 if m is None else m)
-                out.append(
-                    {
-                        "type": "mark",
-                        "seat": seat,
-                        "card": card_id,
-                        "area": "crew",
-                        "slot": slot,
-                        "box": None,
-                        "multiplier": None if m is None else ed.multipliers[m],
-                    }
-                )
-                new_causes = (f"crew:{slot}",) * len(earned)
-            else:
-                box = action["box"]
-                area = action["area"]
-                if area == "agenda":
-                    board, earned = bd.tick_agenda(ed, board, box)
-                    new_causes = ev.agenda_causes(ed, board, box)
-                else:
-                    board, earned = bd.tick_asset(ed, board, box)
-                    new_causes = ev.asset_causes(ed, board, box)
-                out.append(
-                    {
-                        "type": "mark",
-                        "seat": seat,
-                        "card": card_id,
-                        "area": area,
-                        "slot": None,
-                        "box": box,
-                        "multiplier": None,
-                    }
-                )
+            board, earned, event, new_causes = ev.marked(ed, board, seat, card, action)
+            out.append(event)
             queue = queue + earned
             causes = causes + new_causes
         board, queue, causes = ev.resolve(ed, board, seat, queue, causes, out)
@@ -474,12 +372,22 @@ class RecordsGame:
         return flow.end_marking(ed, s)
 
 
-def _can_undo(s: State, seat: int) -> bool:
+_RESOLVE = {
+    LEAD_SINGER: flow.resolve_lead,
+    KEEP: flow.resolve_keep,
+    PICK: flow.resolve_picks,
+    CLAIM: flow.resolve_claims,
+    PRIVATE: flow.resolve_private,
+}
+"""What ends each choice step once every choice is in."""
+
+
+def _can_undo(s: State | Draft, seat: int) -> bool:
     """The seat has marks of its own to take back: it chose, in a step that allows undo."""
     return bool(s.chose >> seat & 1) and s.marking_for in UNDOABLE and s.undos[seat] < UNDO_LIMIT
 
 
-def _undo(s: State, seat: int) -> State:
+def _undo(s: Draft, seat: int) -> Draft:
     """The seat's marks of this step are taken back: its board as shown, its card in hand again."""
     s.boards = (*s.boards[:seat], s.shown[seat], *s.boards[seat + 1 :])
     s.played = flow._set(s.played, seat, s.revealed[seat])
@@ -495,25 +403,27 @@ def _refuse_undo_done(s: State, seat: int, action: Action) -> None:
     """The clear refusal of an undo or a done that is not legal now."""
     where = f"phase {s.phase}" + (f" ({s.marking_for})" if s.marking_for else "")
     if action["type"] == "undo":
-        if s.phase != "mark" or s.marking_for not in UNDOABLE:
+        if s.phase != MARK or s.marking_for not in UNDOABLE:
             why = "undo is only possible while marking a round's card"
         elif s.undos[seat] >= UNDO_LIMIT:
             why = f"the {UNDO_LIMIT} undos of this marking are used"
         else:
             why = "nothing of this seat's to take back (it had no choice to make)"
         raise UndoRefused(f"records: seat {seat} cannot undo in {where}: {why}")
-    if s.phase != "mark" or s.marking_for not in UNDOABLE:
+    if s.phase != MARK or s.marking_for not in UNDOABLE:
         why = "done only ends the marking of a round's card"
     else:
         why = "the card or a bonus still waits to be marked"
     raise DoneRefused(f"records: seat {seat} cannot say done in {where}: {why}")
 
 
-def _mark_actions(ed: Any, acts: Any, board: bd.Board, card_index: int) -> tuple[Action, ...]:
+def _mark_actions(
+    ed: Edition, acts: Actions, board: bd.Board, card_index: int
+) -> tuple[Action, ...]:
     card = ed.cards[card_index]
-    if card.kind == "agenda":
+    if card.kind == CardKind.AGENDA:
         return tuple(acts.agenda[b] for b in range(ed.agenda_boxes) if not board.agenda >> b & 1)
-    if card.kind == "asset":
+    if card.kind == CardKind.ASSET:
         return tuple(acts.asset[b] for b in range(ed.asset_boxes) if not board.assets >> b & 1)
     slots = bd.open_slots(ed, board, card.role)
     if not slots:
@@ -532,17 +442,6 @@ def _learned_checkpoint() -> Path | None:
     """The checkpoint file ``RECORDROOM_LEARNED`` names, if it names one."""
     path = os.environ.get("RECORDROOM_LEARNED")
     return Path(path) if path and Path(path).is_file() else None
-
-
-def _choice_value(ed: Any, action: Action) -> int:
-    kind = action["type"]
-    if kind == "lead_singer":
-        return int(ed.colours.index(action["colour"]))
-    if kind == "keep":
-        return int(ed.goal_by_id[action["goal"]])
-    if kind == "pick":
-        return int(ed.card_by_id[action["card"]])
-    return 1 if kind == "claim" else 0
 
 
 def _check_shape(action: Any, phase: str) -> None:

@@ -2,7 +2,7 @@
 
 - ``easy``: the greedy agent, but one choice in three is a random legal action;
 - ``normal``: the greedy agent (:mod:`.bots`);
-- ``hard``: information-set MCTS (:mod:`recordroom.bots.ismcts`) with one second a decision. Its
+- ``hard``: information-set MCTS (:mod:`recordroom.engine.ismcts`) with one second a decision. Its
   simulations play a fast rollout policy on the determinised state (mark a card rather than
   fail it, claim a goal when possible, otherwise at random) for :data:`ROLLOUT_DEPTH` decisions,
   then judge every board with the greedy agent's board value.
@@ -17,11 +17,13 @@ import math
 import random
 from typing import Any
 
-from recordroom.bots.ismcts import ISMCTSAgent
 from recordroom.engine.agents import Agent
 from recordroom.engine.game import Action, Game, JSONDict
+from recordroom.engine.ismcts import ISMCTSAgent
 from recordroom.games.records.bots import GreedyAgent, value
 from recordroom.games.records.edition import load_edition
+from recordroom.games.records.kinds import Phase
+from recordroom.games.records.results import returns
 from recordroom.games.records.state import State
 
 LEVELS = ("easy", "normal", "hard")
@@ -67,10 +69,8 @@ def rollout_policy(
 def evaluate(state: State) -> list[float]:
     """Rewards in [0, 1]: the result once over, otherwise each board's value against the best."""
     players = state.players
-    if state.phase == "over":
-        from recordroom.games.records.game import GAME
-
-        return list(GAME.returns(state))
+    if state.phase == Phase.OVER:
+        return list(returns(state))
     ed = load_edition(state.edition)
     values = [value(ed, b) for b in state.boards]
     if players == 1:

@@ -1,148 +1,133 @@
-"""The state of a Records game: a slotted value holding the whole table, and its JSON form.
+"""The state of a Records game: one frozen value holding the whole table, and its JSON form.
 
-States are never changed once another caller may hold them: the rules copy a state
-(:meth:`State.copy`), change only the fields a step touches, and return the copy. Per-seat data
-are tuples indexed by seat; boards are shared between states until a player marks theirs.
+:class:`State` is a frozen, slotted dataclass, compared field by field. Its fields are listed
+once, below; the copy the rules change (a :class:`Draft`, made by ``State.thaw()`` and turned into
+the next state by ``Draft.freeze()``), ``_replace`` (see :mod:`recordroom.engine.values`),
+equality and :func:`dumps` / :func:`loads` are all derived from that list, so a new field is one
+line here plus its codec if its type is new (codecs are chosen by type at import, and an unknown
+type fails there).
+Per-seat data are tuples indexed by seat; boards are shared between states until a player marks
+theirs. Nothing is cached inside a state: memos live outside values (:mod:`.memo`).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from recordroom.engine.errors import BadState
+from recordroom.engine.values import with_draft
 from recordroom.games.records.board import Board
+from recordroom.games.records.kinds import Marking, Phase
 
 NONE = -1
-PUBLIC_VIEW = "public view"
-"""The key of the public part of the view in :attr:`State.legal_cache`."""
 
-_INT_TUPLES = ("deck", "pending", "played", "goal_deck", "public", "private", "revealed", "claims")
-_NESTED = ("discards", "hands", "queues", "dealt")
+Event = dict[str, Any]
 
 
+@with_draft
+@dataclass(frozen=True, slots=True)
 class State:
     """Everything on the table. ``active`` is the set of seats that must act now."""
-
-    __slots__ = (
-        "active",
-        "boards",
-        "causes",
-        "chose",
-        "claims",
-        "dealt",
-        "deck",
-        "discards",
-        "edition",
-        "ending",
-        "goal_deck",
-        "goal_slot",
-        "hands",
-        "hidden",
-        "legal_cache",
-        "log",
-        "marking_for",
-        "option",
-        "pending",
-        "phase",
-        "played",
-        "players",
-        "private",
-        "public",
-        "queues",
-        "revealed",
-        "rng",
-        "round",
-        "settings",
-        "shown",
-        "triggers",
-        "turn",
-        "undos",
-        "week",
-    )
 
     players: int
     edition: str
     rng: int
-    phase: str
+    phase: Phase
     active: frozenset[int]
     week: int
     round: int
     turn: int
+    goal_slot: int
+    triggers: tuple[str, ...]
+    ending: bool
+    marking_for: Marking
+    option: str
     deck: tuple[int, ...]
-    discards: tuple[tuple[int, ...], ...]
-    hands: tuple[tuple[int, ...], ...]
     pending: tuple[int, ...]
     played: tuple[int, ...]
-    queues: tuple[tuple[int, ...], ...]
-    boards: tuple[Board, ...]
-    shown: tuple[Board, ...]
     goal_deck: tuple[int, ...]
     public: tuple[int, ...]
-    goal_slot: int
-    dealt: tuple[tuple[int, ...], ...]
     private: tuple[int, ...]
     revealed: tuple[int, ...]
     claims: tuple[int, ...]
-    triggers: tuple[str, ...]
-    ending: bool
-    marking_for: str
-    option: str
-    log: tuple[dict[str, Any], ...]
-    """The public events of the whole game, oldest first (see :mod:`.events`)."""
-    hidden: tuple[tuple[dict[str, Any], ...], ...]
-    """Per seat: its events of the current marking step, shown to others once all are done."""
-    causes: tuple[tuple[str, ...], ...]
-    """Per seat: what earned each bonus of its queue (a label per entry of ``queues``)."""
+    discards: tuple[tuple[int, ...], ...]
+    hands: tuple[tuple[int, ...], ...]
+    queues: tuple[tuple[int, ...], ...]
+    dealt: tuple[tuple[int, ...], ...]
+    boards: tuple[Board, ...]
+    shown: tuple[Board, ...]
+    """The boards as the other seats see them (as they were when the current marking began)."""
     undos: tuple[int, ...]
     """Per seat: undos used in the current marking step."""
     chose: int
     """Bit per seat: it had a choice (two or more legal actions) in the current marking step."""
     settings: tuple[int, ...]
     """Per seat: bit 0 set = pass, without asking, a private goal it cannot meet (the default)."""
-    legal_cache: dict[int | str, Any]
-    """Per-state memo, emptied by :meth:`copy`: legal actions by seat, the public view at
-    :data:`PUBLIC_VIEW`."""
+    causes: tuple[tuple[str, ...], ...]
+    """Per seat: what earned each bonus of its queue (a label per entry of ``queues``)."""
+    hidden: tuple[tuple[Event, ...], ...]
+    """Per seat: its events of the current marking step, shown to others once all are done."""
+    log: tuple[Event, ...]
+    """The public events of the whole game, oldest first (see :mod:`.events`)."""
 
-    def copy(self) -> State:
-        """A shallow copy with an empty legal-action cache."""
-        s = State.__new__(State)
-        s.active = self.active
-        s.boards = self.boards
-        s.causes = self.causes
-        s.chose = self.chose
-        s.claims = self.claims
-        s.dealt = self.dealt
-        s.deck = self.deck
-        s.discards = self.discards
-        s.edition = self.edition
-        s.ending = self.ending
-        s.goal_deck = self.goal_deck
-        s.goal_slot = self.goal_slot
-        s.hands = self.hands
-        s.hidden = self.hidden
-        s.legal_cache = {}
-        s.log = self.log
-        s.marking_for = self.marking_for
-        s.option = self.option
-        s.pending = self.pending
-        s.phase = self.phase
-        s.played = self.played
-        s.players = self.players
-        s.private = self.private
-        s.public = self.public
-        s.queues = self.queues
-        s.revealed = self.revealed
-        s.rng = self.rng
-        s.round = self.round
-        s.settings = self.settings
-        s.shown = self.shown
-        s.triggers = self.triggers
-        s.turn = self.turn
-        s.undos = self.undos
-        s.week = self.week
-        return s
+    if TYPE_CHECKING:  # derived from the fields by ``with_draft``
+
+        def thaw(self) -> Draft: ...
+
+        def _replace(self, **changes: Any) -> State: ...
+
+
+if TYPE_CHECKING:
+
+    class Draft:
+        """A state being changed: State's fields, mutable (this declaration is for the type
+        checker; the class itself is built from State's fields)."""
+
+        players: int
+        edition: str
+        rng: int
+        phase: Phase
+        active: frozenset[int]
+        week: int
+        round: int
+        turn: int
+        goal_slot: int
+        triggers: tuple[str, ...]
+        ending: bool
+        marking_for: Marking
+        option: str
+        deck: tuple[int, ...]
+        pending: tuple[int, ...]
+        played: tuple[int, ...]
+        goal_deck: tuple[int, ...]
+        public: tuple[int, ...]
+        private: tuple[int, ...]
+        revealed: tuple[int, ...]
+        claims: tuple[int, ...]
+        discards: tuple[tuple[int, ...], ...]
+        hands: tuple[tuple[int, ...], ...]
+        queues: tuple[tuple[int, ...], ...]
+        dealt: tuple[tuple[int, ...], ...]
+        boards: tuple[Board, ...]
+        shown: tuple[Board, ...]
+        undos: tuple[int, ...]
+        chose: int
+        settings: tuple[int, ...]
+        causes: tuple[tuple[str, ...], ...]
+        hidden: tuple[tuple[Event, ...], ...]
+        log: tuple[Event, ...]
+
+        def freeze(self) -> State: ...
+
+else:
+    Draft = State.Draft
+
+
+# -- the JSON form, derived from the fields ------------------------------------------------------
 
 
 @lru_cache(maxsize=256)
@@ -162,34 +147,6 @@ def _nested(seq: tuple[tuple[int, ...], ...]) -> str:
     return f"[{','.join(map(_list, seq))}]"
 
 
-def dumps(state: State) -> str:
-    """The state as compact JSON text (keys in a fixed order).
-
-    Each board's text is built once per board and reused. A shown board that is the seat's own
-    board (the usual case: nobody is marking) is written ``null``; :func:`loads` restores it.
-    """
-    s = state
-    boards = ",".join(b.text() for b in s.boards)
-    shown = ",".join(
-        "null" if b is own else b.text() for b, own in zip(s.shown, s.boards, strict=True)
-    )
-    return (
-        f'{{"players":{s.players},"edition":{_json(s.edition)},"rng":{s.rng},'
-        f'"phase":{_json(s.phase)},"active":{_list(tuple(sorted(s.active)))},'
-        f'"week":{s.week},"round":{s.round},"turn":{s.turn},"goal_slot":{s.goal_slot},'
-        f'"triggers":{_json(s.triggers)},"ending":{"true" if s.ending else "false"},'
-        f'"marking_for":{_json(s.marking_for)},"option":{_json(s.option)},'
-        f'"deck":{_list(s.deck)},"pending":{_list(s.pending)},"played":{_list(s.played)},'
-        f'"goal_deck":{_list(s.goal_deck)},"public":{_list(s.public)},'
-        f'"private":{_list(s.private)},"revealed":{_list(s.revealed)},'
-        f'"claims":{_list(s.claims)},"discards":{_nested(s.discards)},'
-        f'"hands":{_nested(s.hands)},"queues":{_nested(s.queues)},"dealt":{_nested(s.dealt)},'
-        f'"boards":[{boards}],"shown":[{shown}],"undos":{_list(s.undos)},"chose":{s.chose},'
-        f'"settings":{_list(s.settings)},"causes":{_compact(s.causes)},'
-        f'"hidden":{_compact(s.hidden)},"log":{_compact(s.log)}}}'
-    )
-
-
 def _compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
@@ -197,9 +154,15 @@ def _compact(value: Any) -> str:
 _INT = frozenset({int})
 
 
-def _event(value: Any) -> dict[str, Any]:
-    if type(value) is not dict or not isinstance(value.get("type"), str):
-        raise BadState("records state: an event is an object with a type")
+def _int(value: Any, name: str) -> int:
+    if type(value) is not int:
+        raise BadState(f"records state: {name} must be an integer")
+    return value
+
+
+def _str(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise BadState(f"records state: {name} must be a string")
     return value
 
 
@@ -207,6 +170,96 @@ def _ints(value: Any, name: str) -> tuple[int, ...]:
     if type(value) is not list or not _INT.issuperset(map(type, value)):
         raise BadState(f"records state: {name} must be a list of integers")
     return tuple(value)
+
+
+def _lists(value: Any, name: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise BadState(f"records state: {name} must be a list")
+    return value
+
+
+def _event(value: Any) -> Event:
+    if type(value) is not dict or not isinstance(value.get("type"), str):
+        raise BadState("records state: an event is an object with a type")
+    return value
+
+
+def _enum(kind: type[Phase] | type[Marking]) -> Callable[[Any, str], Any]:
+    def read(value: Any, name: str) -> Any:
+        try:
+            return kind(value)
+        except ValueError:
+            raise BadState(f"records state: {name} {value!r} is not a {kind.__name__}") from None
+
+    return read
+
+
+Codec = tuple[Callable[[Any], str], Callable[[Any, str], Any]]
+"""How a field is written (value -> JSON text) and read (JSON value, field name -> value)."""
+
+_CODECS: dict[str, Codec] = {
+    "int": (str, _int),
+    "str": (_json, _str),
+    "bool": (lambda v: "true" if v else "false", lambda v, n: bool(v)),
+    "Phase": (_json, _enum(Phase)),
+    "Marking": (_json, _enum(Marking)),
+    "frozenset[int]": (lambda v: _list(tuple(sorted(v))), lambda v, n: frozenset(_ints(v, n))),
+    "tuple[int, ...]": (_list, _ints),
+    "tuple[str, ...]": (_json, lambda v, n: tuple(str(x) for x in _lists(v, n))),
+    "tuple[tuple[int, ...], ...]": (
+        _nested,
+        lambda v, n: tuple(_ints(x, n) for x in _lists(v, n)),
+    ),
+    "tuple[tuple[str, ...], ...]": (
+        _compact,
+        lambda v, n: tuple(tuple(str(c) for c in _lists(x, n)) for x in _lists(v, n)),
+    ),
+    "tuple[Event, ...]": (_compact, lambda v, n: tuple(_event(e) for e in _lists(v, n))),
+    "tuple[tuple[Event, ...], ...]": (
+        _compact,
+        lambda v, n: tuple(tuple(_event(e) for e in _lists(x, n)) for x in _lists(v, n)),
+    ),
+    "tuple[Board, ...]": (
+        lambda v: f"[{','.join(b.text() for b in v)}]",
+        lambda v, n: tuple(Board.from_json(b) for b in _lists(v, n)),
+    ),
+}
+_FIELDS: tuple[tuple[str, Codec], ...] = tuple(
+    (f.name, _CODECS[str(f.type)]) for f in fields(State)
+)
+_PER_SEAT = (
+    "boards",
+    "shown",
+    "pending",
+    "played",
+    "hands",
+    "discards",
+    "queues",
+    "causes",
+    "hidden",
+    "undos",
+    "settings",
+)
+"""Fields with one entry per seat."""
+
+
+def dumps(state: State) -> str:
+    """The state as compact JSON text, one key per field in the order of the fields.
+
+    Each board's text is built once per board value and reused. A shown board that is the seat's
+    own board (the usual case: nobody is marking) is written ``null``; :func:`loads` restores it.
+    """
+    parts = []
+    for name, (write, _) in _FIELDS:
+        if name == "shown":
+            text = ",".join(
+                "null" if b is own or b == own else b.text()
+                for b, own in zip(state.shown, state.boards, strict=True)
+            )
+            parts.append(f'"shown":[{text}]')
+        else:
+            parts.append(f'"{name}":{write(getattr(state, name))}')
+    return "{" + ",".join(parts) + "}"
 
 
 def loads(text: str) -> State:
@@ -218,68 +271,25 @@ def loads(text: str) -> State:
     if not isinstance(data, dict):
         raise BadState("records state: expected a JSON object")
     try:
-        s = State.__new__(State)
-        s.players = data["players"]
-        s.edition = data["edition"]
-        s.rng = data["rng"]
-        s.phase = data["phase"]
-        s.active = frozenset(_ints(data["active"], "active"))
-        s.week = data["week"]
-        s.round = data["round"]
-        s.turn = data["turn"]
-        s.goal_slot = data["goal_slot"]
-        s.triggers = tuple(str(t) for t in data["triggers"])
-        s.ending = bool(data["ending"])
-        s.marking_for = str(data["marking_for"])
-        s.option = str(data["option"])
-        s.boards = tuple(Board.from_json(b) for b in data["boards"])
-        shown = data["shown"]
-        if not isinstance(shown, list) or len(shown) != len(s.boards):
-            raise BadState("records state: shown needs one entry per board")
-        s.shown = tuple(
-            own if b is None else Board.from_json(b) for b, own in zip(shown, s.boards, strict=True)
-        )
-        for name in _INT_TUPLES:
-            setattr(s, name, _ints(data[name], name))
-        for name in _NESTED:
-            value = data[name]
-            if not isinstance(value, list):
-                raise BadState(f"records state: {name} must be a list")
-            setattr(s, name, tuple(_ints(x, name) for x in value))
-        for name in ("players", "rng", "week", "round", "turn", "goal_slot"):
-            if not isinstance(getattr(s, name), int):
-                raise BadState(f"records state: {name} must be an integer")
-        if not isinstance(s.phase, str) or not isinstance(s.edition, str):
-            raise BadState("records state: phase and edition must be strings")
-        s.undos = _ints(data["undos"], "undos")
-        s.settings = _ints(data["settings"], "settings")
-        s.chose = data["chose"]
-        if type(s.chose) is not int:
-            raise BadState("records state: chose must be an integer")
-        s.causes = tuple(tuple(str(c) for c in x) for x in data["causes"])
-        s.hidden = tuple(tuple(_event(e) for e in x) for x in data["hidden"])
-        s.log = tuple(_event(e) for e in data["log"])
-        n = s.players
-        if not 1 <= n <= 6 or any(
-            len(getattr(s, name)) != n
-            for name in (
-                "boards",
-                "shown",
-                "pending",
-                "played",
-                "hands",
-                "discards",
-                "queues",
-                "causes",
-                "hidden",
-                "undos",
-                "settings",
-            )
-        ):
+        values: dict[str, Any] = {}
+        for name, (_, read) in _FIELDS:
+            if name == "shown":
+                shown = _lists(data["shown"], "shown")
+                boards = values["boards"]
+                if len(shown) != len(boards):
+                    raise BadState("records state: shown needs one entry per board")
+                values["shown"] = tuple(
+                    own if b is None else Board.from_json(b)
+                    for b, own in zip(shown, boards, strict=True)
+                )
+            else:
+                values[name] = read(data[name], name)
+        state = State(**values)
+        n = state.players
+        if not 1 <= n <= 6 or any(len(values[name]) != n for name in _PER_SEAT):
             raise BadState("records state: per-seat fields do not match the player count")
     except BadState:
         raise
     except (KeyError, TypeError, ValueError) as error:
         raise BadState(f"records state: unreadable ({error!r})") from None
-    s.legal_cache = {}
-    return s
+    return state

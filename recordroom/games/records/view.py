@@ -1,7 +1,9 @@
 """What one seat (or the public table) may see of a Records game.
 
-Views share the parts that did not change: a board's view is built once per (immutable) board
-and the same dict is handed to every later view of it, so callers treat views as read-only.
+Views share the parts that did not change: a board's view is built once per board value and
+edition (memoised outside the board) and the same dict is handed to every later view of it, and
+the public part of a state's view is built once per state (:mod:`.memo`), so callers treat views
+as read-only.
 
 Boards, public goals, picks once revealed, discard and hand sizes are public. A seat's hand, its
 private goal (and the two it was dealt), its pending choice and its bonus queue are its own. While
@@ -15,14 +17,14 @@ explicit ``done``). Who still has to decide on a private goal is not shown (``wa
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from recordroom.games.records import board as bd
+from recordroom.games.records import choices, memo
 from recordroom.games.records.edition import Edition, bonus_name
-from recordroom.games.records.flow import CHOICE_PHASES
-from recordroom.games.records.state import NONE, PUBLIC_VIEW, State
-
-_UNDOABLE = frozenset({"round", "solo"})
+from recordroom.games.records.kinds import CHOICE_PHASES, UNDOABLE, Phase
+from recordroom.games.records.state import NONE, State
 
 SOLO_RANKS = (
     (0, "Garage band"),
@@ -44,13 +46,17 @@ def solo_rank(score: int) -> str:
 
 
 def board_view(ed: Edition, b: bd.Board) -> dict[str, Any]:
-    """A board in names and lists, with its score breakdown; built once per board and shared."""
-    cached = b._view
-    if cached is not None and cached[0] is ed:
-        return cached[1]
-    out = _board_view(ed, b)
-    b._view = (ed, out)
-    return out
+    """A board in names and lists, with its score breakdown; built once per board value (and
+    edition) and shared."""
+    known = _BOARD_VIEWS.get(id(ed))
+    if known is None or known[0] is not ed:
+        known = (ed, memo.ByIdentity(partial(_board_view, ed)))
+        _BOARD_VIEWS[id(ed)] = known
+    return known[1](b)
+
+
+_BOARD_VIEWS: dict[int, tuple[Edition, memo.ByIdentity[bd.Board, dict[str, Any]]]] = {}
+"""Per edition (kept alive here, so its id stays its own): the memo of its board views."""
 
 
 def _board_view(ed: Edition, b: bd.Board) -> dict[str, Any]:
@@ -94,15 +100,15 @@ def _goal(ed: Edition, g: int) -> str | None:
 
 def _public(ed: Edition, s: State) -> dict[str, Any]:
     """What everyone sees, built once per state (boards as shown)."""
-    cached: dict[str, Any] | None = s.legal_cache.get(PUBLIC_VIEW)
-    if cached is not None:
-        return cached
+    known = memo.record(s)
+    if known.public is not None:
+        return known.public
     out: dict[str, Any] = {
         "game": "records",
         "edition": s.edition,
         "players": s.players,
         "seat": None,
-        "phase": s.phase,
+        "phase": str(s.phase),
         "week": s.week,
         "round": s.round,
         "turn": s.turn,
@@ -114,23 +120,27 @@ def _public(ed: Edition, s: State) -> dict[str, Any]:
         "hand_sizes": [len(h) for h in s.hands],
         "public_goals": [_goal(ed, g) for g in s.public],
         "current_goal": _goal(ed, s.public[s.goal_slot])
-        if s.phase == "claim" and s.goal_slot < len(s.public)
+        if s.phase == Phase.CLAIM and s.goal_slot < len(s.public)
         else None,
         "revealed": [_card(ed, c) for c in s.revealed],
         "claims": list(s.claims),
         "boards": [board_view(ed, b) for b in s.shown],
-        "waiting": sorted(s.active) if s.phase in CHOICE_PHASES and s.phase != "private" else None,
-        "marking": sorted(s.active) if s.phase == "mark" and s.marking_for in _UNDOABLE else None,
+        "waiting": sorted(s.active)
+        if s.phase in CHOICE_PHASES and s.phase != Phase.PRIVATE
+        else None,
+        "marking": sorted(s.active)
+        if s.phase == Phase.MARK and s.marking_for in UNDOABLE
+        else None,
         "events": list(s.log),
         "triggers": list(s.triggers),
         "ending": s.ending,
-        "over": s.phase == "over",
+        "over": s.phase == Phase.OVER,
     }
     if s.players == 1:
         out["hand"] = [_card(ed, c) for c in s.hands[0]]
         out["option"] = s.option
         out["goal_scale"] = ed.solo_goal_scale
-    s.legal_cache[PUBLIC_VIEW] = out
+    known.public = out
     return out
 
 
@@ -163,13 +173,6 @@ def view(ed: Edition, s: State, seat: int | None) -> dict[str, Any]:
         if s.hidden[seat]:
             out["events"] = out["events"] + list(s.hidden[seat])
         if pending != NONE:
-            if s.phase == "lead_singer":
-                you["pending"] = ed.colours[pending]
-            elif s.phase == "keep":
-                you["pending"] = _goal(ed, pending)
-            elif s.phase == "pick":
-                you["pending"] = _card(ed, pending)
-            else:
-                you["pending"] = "claim" if pending == 1 else "pass"
+            you["pending"] = choices.show(ed, s.phase, pending)
         out["you"] = you
     return out

@@ -12,7 +12,7 @@ ED = load_edition()
 
 def fresh(lead: int = 0) -> bd.Board:
     b = bd.new_board(ED)
-    b.lead = lead
+    b = b._replace(lead=lead)
     return b
 
 
@@ -90,7 +90,7 @@ def test_assets_bonus_between_two_ticked_boxes(
 @pytest.mark.parametrize(("albums", "singles", "points"), [(0, 5, 0), (2, 3, 6), (4, 6, 24)])
 def test_release_scores_albums_times_singles(albums: int, singles: int, points: int) -> None:
     b = fresh()
-    b.albums, b.singles = albums, singles
+    b = b._replace(albums=albums, singles=singles)
     assert bd.score_breakdown(ED, b)["release"] == points
 
 
@@ -108,7 +108,7 @@ def test_crew_points_multiplier_and_only_own_sub_area() -> None:
     b = fresh()
     musician = card_of("musician")
     assert bd.open_slots(ED, b, ROLES.index("musician")) == (0, 1, 2)  # slot 4 is cash-restricted
-    b.mult_earned = 1
+    b = b._replace(mult_earned=1)
     b, earned = bd.place_crew(ED, b, musician, 0, 0)
     assert bd.crew_points(ED, b) == ED.cards[musician].points * ED.multipliers[0]
     assert bd.unused_multipliers(ED, b) == ()
@@ -150,9 +150,9 @@ def test_tour_stops_at_a_cash_step_until_lifted() -> None:
 def test_harmony_rows_and_columns_score() -> None:
     b = fresh()
     cols = ED.harmony_columns
-    b.harmonies = (1 << cols) - 1  # the first colour's row
+    b = b._replace(harmonies=(1 << cols) - 1)  # the first colour's row
     assert bd.harmony_points(ED, b) == ED.harmony_row_points
-    b.harmonies = sum(1 << (c * cols) for c in range(len(ED.colours)))  # first column
+    b = b._replace(harmonies=sum(1 << (c * cols) for c in range(len(ED.colours))))  # first column
     assert bd.harmony_points(ED, b) == ED.harmony_column_points
 
 
@@ -165,10 +165,10 @@ def test_colour_harmony_only_in_its_row_any_harmony_anywhere() -> None:
 
 def test_bonus_chain_runs_until_a_choice_and_loses_unusable_bonuses() -> None:
     b = fresh()
-    b.albums = 1  # the next album box carries a bonus (tour)
+    b = b._replace(albums=1)  # the next album box carries a bonus (tour)
     b, queue = bd.resolve(ED, b, (bd.ALBUM,))
     assert (b.albums, b.tour, queue) == (2, 1, ())
-    b.mult_earned = len(ED.multipliers)
+    b = b._replace(mult_earned=len(ED.multipliers))
     b, queue = bd.resolve(ED, b, (bd.MULTIPLIER, bd.CASH))
     assert queue == (bd.CASH,)  # the multiplier is lost, the cash removal needs a choice
 
@@ -188,14 +188,14 @@ def test_bonus_chain_runs_until_a_choice_and_loses_unusable_bonuses() -> None:
 def test_goal_measures(kind: str, setup: dict[str, int], value: int) -> None:
     b = fresh()
     for k, v in setup.items():
-        setattr(b, k, v)
+        b = b._replace(**{k: v})
     assert bd.measure(ED, b, kind) == value
 
 
 def test_goal_claim_needs_a_free_box() -> None:
     b = fresh()
     goal = next(g.index for g in ED.goals if g.kind == "albums")
-    b.albums = len(ED.album_bonuses)
+    b = b._replace(albums=len(ED.album_bonuses))
     assert bd.can_claim(ED, b, goal)
-    b.goals = tuple(g.index for g in ED.goals[: ED.goal_boxes] if g.index != goal)[:6]
+    b = b._replace(goals=tuple(g.index for g in ED.goals[: ED.goal_boxes] if g.index != goal)[:6])
     assert not bd.can_claim(ED, b, goal)

@@ -63,14 +63,14 @@ def test_every_bonus_names_its_cause_and_chains_link_up() -> None:
 
 
 def test_lost_bonuses_say_why() -> None:
-    board = bd.new_board(ED).copy()
-    board.albums = len(ED.album_bonuses)
+    board = bd.new_board(ED)
+    board = board._replace(albums=len(ED.album_bonuses))
     out: list[ev.Event] = []
     ev.resolve(ED, board, 1, (bd.ALBUM,), ("crew:2",), out)
     assert out == [{"type": "lost", "seat": 1, "bonus": "album", "cause": "crew:2", "why": "full"}]
     locked = next(i for i, step in enumerate(ED.tour_steps) if step.restriction >= 0)
-    board = bd.new_board(ED).copy()
-    board.tour = locked
+    board = bd.new_board(ED)
+    board = board._replace(tour=locked)
     out = []
     ev.resolve(ED, board, 0, (bd.TOUR,), ("single:2",), out)
     assert out[0]["why"] == "locked" and out[0]["type"] == "lost"
@@ -147,30 +147,29 @@ def test_clear_codes_for_undo_and_done_out_of_place() -> None:
 def test_a_forced_marking_offers_done_alone() -> None:
     """A seat with nothing to choose (its card can only be failed) has no undo: done alone,
     which the room sends for it after the same short delay as everyone's."""
-    s = pick_all(first_week(2)).copy()
-    full = s.boards[0].copy()
-    full.crew = tuple(0 for _ in full.crew)
-    full.agenda = (1 << ED.agenda_boxes) - 1
-    full.assets = (1 << ED.asset_boxes) - 1
-    s.boards = s.shown = (full, s.boards[1])
-    s.legal_cache = {}
+    s = pick_all(first_week(2))
+    full = s.boards[0]
+    full = full._replace(crew=tuple(0 for _ in full.crew))
+    full = full._replace(agenda=(1 << ED.agenda_boxes) - 1)
+    full = full._replace(assets=(1 << ED.asset_boxes) - 1)
+    s = s._replace(boards=(full, s.boards[1]), shown=(full, s.boards[1]))
     assert GAME.legal_actions(s, 0) == (FAIL,)
     s = GAME.apply(s, 0, FAIL)
     assert GAME.legal_actions(s, 0) == (DONE,)
 
 
 def test_goals_discarded_refilled_and_end_ticks_are_events() -> None:
-    s = first_week(2).copy()
-    s.hands = ((), ())
-    s = flow.weekend_next(ED, s)
+    s = first_week(2)
+    s = s._replace(hands=((), ()))
+    s = flow.weekend_next(ED, s.thaw()).freeze()
     discarded = [e for e in events_of(s) if e["type"] == "goal_discarded"]
     assert discarded and all(e["why"] == "unclaimed" for e in discarded)
-    s = s.copy()
-    s.phase, s.active = "private", frozenset()
-    s = flow.end_weekend(ED, s)
+    s = s
+    s = s._replace(phase="private", active=frozenset())
+    s = flow.end_weekend(ED, s.thaw()).freeze()
     refilled = [e for e in events_of(s) if e["type"] == "goal_refilled"]
     assert [e["slot"] for e in refilled] == [e["slot"] for e in discarded]
-    s = flow.finish(ED, s.copy())
+    s = flow.finish(ED, s.thaw()).freeze()
     ticks = [e for e in events_of(s) if e["type"] == "end_ticks"]
     assert [(e["seat"], e["missing"]) for e in ticks] == [(0, 12), (1, 12)]
     assert len(ED.crew_slots) == 12
@@ -210,6 +209,6 @@ def test_a_solo_game_asks_each_goal_for_half_its_number() -> None:
     s = GAME.apply(GAME.new_state(1, 3), 0, {"type": "lead_singer", "colour": "red"})
     assert GAME.view(s, 0)["goal_scale"] == 0.5
     tour = next(g for g in ED.goals if g.kind == "tour")
-    board = bd.new_board(ED).copy()
-    board.tour = solo.goals[tour.index].n
+    board = bd.new_board(ED)
+    board = board._replace(tour=solo.goals[tour.index].n)
     assert bd.can_claim(solo, board, tour.index) and not bd.can_claim(ED, board, tour.index)

@@ -72,8 +72,8 @@ def test_pick_is_hidden_until_all_have_picked_then_everyone_marks() -> None:
 @pytest.mark.parametrize(("week", "step"), [(1, 1), (2, -1), (3, 1)])
 def test_hands_pass_in_alternating_directions(week: int, step: int) -> None:
     s = first_week(4)
-    s = s.copy()
-    s.week = week
+    s = s
+    s = s._replace(week=week)
     before = s.hands
     s = fail_all(pick_all(s))
     for seat in range(4):
@@ -89,27 +89,27 @@ def test_last_card_goes_to_the_private_discard_and_draws_come_from_it() -> None:
         seat = min(s.active)
         s = GAME.apply(s, seat, GAME.legal_actions(s, seat)[-1])
     assert all(len(d) == ED.hand_size for d in s.discards)  # 4 played + the last card
-    s = s.copy()
-    s.deck = s.deck[:3]
-    s.week = 1
-    s.phase = "over"
+    s = s
+    s = s._replace(deck=s.deck[:3])
+    s = s._replace(week=1)
+    s = s._replace(phase="over")
     mine = set(s.discards[1])
-    s = flow.start_week(ED, s)
+    s = flow.start_week(ED, s.thaw()).freeze()
     assert len(s.hands[1]) == ED.hand_size and set(s.hands[1]) <= mine
 
 
 def test_several_players_claim_one_public_goal() -> None:
-    s = first_week(3).copy()
+    s = first_week(3)
     goal = next(g.index for g in ED.goals if g.kind == "albums")
     boards = []
     for b in s.boards:
-        b = b.copy()
-        b.albums = ED.goals[goal].n
+        b = b
+        b = b._replace(albums=ED.goals[goal].n)
         boards.append(b)
-    s.boards = s.shown = tuple(boards)
-    s.public = (goal, NONE, NONE, NONE)
-    s.hands = ((),) * 3
-    s = flow.weekend_next(ED, s)
+    s = s._replace(boards=tuple(boards), shown=tuple(boards))
+    s = s._replace(public=(goal, NONE, NONE, NONE))
+    s = s._replace(hands=((),) * 3)
+    s = flow.weekend_next(ED, s.thaw()).freeze()
     assert s.phase == "claim" and s.active == {0, 1, 2}
     s = GAME.apply(s, 0, {"type": "claim", "goal": ED.goals[goal].id})
     s = GAME.apply(s, 1, {"type": "pass"})
@@ -119,23 +119,23 @@ def test_several_players_claim_one_public_goal() -> None:
 
 
 def test_goal_nobody_can_claim_is_discarded_and_refilled() -> None:
-    s = first_week(2).copy()
-    s.hands = ((), ())
+    s = first_week(2)
+    s = s._replace(hands=((), ()))
     goal = next(g.index for g in ED.goals if g.kind == "tour" and g.n > 5)
-    s.public = (goal, NONE, NONE, NONE)
-    s.private = (NONE, NONE)
+    s = s._replace(public=(goal, NONE, NONE, NONE))
+    s = s._replace(private=(NONE, NONE))
     deck = s.goal_deck
-    s = flow.weekend_next(ED, s)
+    s = flow.weekend_next(ED, s.thaw()).freeze()
     assert s.phase == "pick" and s.public == deck[:4]
 
 
 @pytest.mark.parametrize("when", ["week", "weekend"])
 def test_end_trigger_finishes_the_week_then_a_final_weekend(when: str) -> None:
-    s = first_week(2).copy()
+    s = first_week(2)
     if when == "week":
-        b = s.boards[0].copy()
-        b.fails = len(ED.fail_penalties) - 1
-        s.boards = s.shown = (b, s.boards[1])
+        b = s.boards[0]
+        b = b._replace(fails=len(ED.fail_penalties) - 1)
+        s = s._replace(boards=(b, s.boards[1]), shown=(b, s.boards[1]))
         s = pick_all(s)
         s = GAME.apply(s, 0, {"type": "fail"})
         s = fail_all(s)
@@ -144,15 +144,15 @@ def test_end_trigger_finishes_the_week_then_a_final_weekend(when: str) -> None:
             s = fail_all(pick_all(s))
         assert s.phase in ("claim", "private", "over")
     else:
-        b = s.boards[0].copy()
+        b = s.boards[0]
         goal = next(g.index for g in ED.goals if g.kind == "albums")
-        b.goals = tuple(g.index for g in ED.goals if g.index != goal)[:5]
-        b.albums = ED.goals[goal].n
-        s.boards = s.shown = (b, s.boards[1])
-        s.public = (goal, NONE, NONE, NONE)
-        s.hands = ((), ())
-        s.private = (NONE, NONE)
-        s = flow.weekend_next(ED, s)
+        b = b._replace(goals=tuple(g.index for g in ED.goals if g.index != goal)[:5])
+        b = b._replace(albums=ED.goals[goal].n)
+        s = s._replace(boards=(b, s.boards[1]), shown=(b, s.boards[1]))
+        s = s._replace(public=(goal, NONE, NONE, NONE))
+        s = s._replace(hands=((), ()))
+        s = s._replace(private=(NONE, NONE))
+        s = flow.weekend_next(ED, s.thaw()).freeze()
         s = GAME.apply(s, 0, {"type": "claim", "goal": ED.goals[goal].id})
         assert s.triggers == ("goals",)
     while not GAME.is_over(s):
@@ -162,8 +162,8 @@ def test_end_trigger_finishes_the_week_then_a_final_weekend(when: str) -> None:
 
 
 def test_end_penalty_ticks_a_fail_box_per_missing_crew_member() -> None:
-    s = first_week(2).copy()
-    s = flow.finish(ED, s)
+    s = first_week(2)
+    s = flow.finish(ED, s.thaw()).freeze()
     assert all(b.fails == len(ED.fail_penalties) for b in s.boards)
     result = GAME.result(s)
     assert result["scores"] == [ED.fail_penalties[-1]] * 2 and result["winners"] == [0, 1]
@@ -173,12 +173,12 @@ def test_end_penalty_ticks_a_fail_box_per_missing_crew_member() -> None:
 
 
 def solo_turn(kinds: tuple[str, ...]) -> State:
-    s = GAME.apply(GAME.new_state(1, 3), 0, {"type": "lead_singer", "colour": "red"}).copy()
+    s = GAME.apply(GAME.new_state(1, 3), 0, {"type": "lead_singer", "colour": "red"})
     cards = []
     for kind in kinds:
         cards.append(next(c.index for c in ED.cards if c.kind == kind and c.index not in cards))
-    s.hands = (tuple(cards[:2]),)
-    s.deck = (*cards[2:], *s.deck)
+    s = s._replace(hands=(tuple(cards[:2]),))
+    s = s._replace(deck=(*cards[2:], *s.deck))
     return s
 
 
@@ -214,9 +214,11 @@ def test_solo_option_b_third_card(kinds: tuple[str, ...], playable: int) -> None
     [(None, (0, 1, 2)), (3, (0, 1, 2)), (1, (0, 2))],
 )
 def test_solo_goal_row(claim_slot: int | None, expected_rest: tuple[int, ...]) -> None:
-    s = solo_turn(("agenda", "agenda", "agenda")).copy()
+    s = solo_turn(("agenda", "agenda", "agenda"))
     row = s.public
-    flow.solo_goal_row(ED, s, NONE if claim_slot is None else claim_slot)
+    draft = s.thaw()
+    flow.solo_goal_row(ED, draft, NONE if claim_slot is None else claim_slot)
+    s = draft.freeze()
     rest = tuple(row[i] for i in expected_rest)
     assert s.public[-len(rest) :] == rest and len(s.public) == 4
     assert set(s.public[: 4 - len(rest)]).isdisjoint(row)
@@ -230,14 +232,14 @@ def test_solo_ends_when_two_cards_cannot_be_drawn() -> None:
 
 
 def test_solo_claim_after_option_b() -> None:
-    s = GAME.apply(solo_turn(("agenda", "agenda", "agenda")), 0, {"type": "draw"}).copy()
+    s = GAME.apply(solo_turn(("agenda", "agenda", "agenda")), 0, {"type": "draw"})
     goal = s.public[2]
-    b = s.boards[0].copy()
+    b = s.boards[0]
     g = ED.goals[goal]
-    b.albums, b.singles = len(ED.album_bonuses), len(ED.single_bonuses)
-    b.tour, b.mult_earned = len(ED.tour_steps), len(ED.multipliers)
-    b.agenda = b.assets = b.harmonies = 0
-    s.boards = s.shown = (b,)
+    b = b._replace(albums=len(ED.album_bonuses), singles=len(ED.single_bonuses))
+    b = b._replace(tour=len(ED.tour_steps), mult_earned=len(ED.multipliers))
+    b = b._replace(agenda=0, assets=0, harmonies=0)
+    s = s._replace(boards=(b,), shown=(b,))
     s = GAME.apply(s, 0, GAME.legal_actions(s, 0)[0])
     s = GAME.apply(s, 0, {"type": "fail"})
     if bd.can_claim(ED, s.boards[0], goal):
