@@ -232,7 +232,12 @@ class Connection:
             self.queue.put_nowait((None, CloseCode.KICKED))
 
     async def pump(self) -> None:
-        """Sends queued messages until the connection ends."""
+        """Sends queued messages until the connection ends.
+
+        Through the server's own ``send`` when :class:`RawSend` kept it (one call a message, not
+        Starlette's layers of checks and wrappers), else through the WebSocket object.
+        """
+        raw: Send | None = getattr(self.websocket, "scope", {}).get(RAW_SEND)
         while True:
             text, close_code = await self.queue.get()
             if text is None:
@@ -240,7 +245,27 @@ class Connection:
                     await self.websocket.close(code=close_code)
                 return
             self.queued_bytes -= len(text)
-            await self.websocket.send_text(text)
+            if raw is not None:
+                await raw({"type": "websocket.send", "text": text})
+            else:
+                await self.websocket.send_text(text)
+
+
+RAW_SEND = "recordroom.send"
+"""Where :class:`RawSend` keeps a WebSocket's ``send`` in its scope."""
+
+
+class RawSend:
+    """ASGI middleware: keeps the server's ``send`` of each WebSocket in its scope, so that state
+    messages (already serialised, sent in order by :meth:`Connection.pump`) go straight to it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            scope[RAW_SEND] = send
+        await self.app(scope, receive, send)
 
 
 class BodyLimit:
@@ -376,6 +401,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return HTMLResponse(DOCS_HTML)
 
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(RawSend)
     pages = Pages()
     app.state.pages = pages
 
@@ -446,7 +472,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     async def join_room(code: str, body: JoinRoom, hub: HubDep) -> Joined:
         """Takes the next free seat; keep the token to reconnect."""
-        seat, token = hub.get(code).join(body.name)
+        seat, token = await hub.get(code).join(body.name)
         return Joined(seat=seat, token=token)
 
     @app.post("/api/rooms/{code}/bots", responses=errors, dependencies=[Depends(limit(lookups))])
@@ -460,7 +486,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         room = hub.host_room(code, token)
         level = body.level if body is not None else None
         hub.check_level(room, level)
-        seat = room.add_bot(level)
+        seat = await room.add_bot(level)
         return room.seats_out()[seat]
 
     @app.post("/api/rooms/{code}/start", responses=errors, dependencies=[Depends(limit(lookups))])
@@ -469,7 +495,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ) -> RoomInfo:
         """(host) Starts the game with the seats taken, and the first Leader if one is chosen."""
         room = hub.host_room(code, token)
-        room.start(None if body is None else body.leader)
+        await room.start(None if body is None else body.leader)
         return room_info(room, request)
 
     @app.post("/api/rooms/{code}/again", responses=errors, dependencies=[Depends(limit(lookups))])
@@ -488,7 +514,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def skip_track(code: str, hub: HubDep, token: HostToken) -> dict[str, Any]:
         """(host) Plays another track for the current turn."""
         room = hub.host_room(code, token)
-        room.skip_track()
+        await room.skip_track()
         view = room.game.view(room.state, None) if room.state is not None else None
         return room.music_message(view) or {}
 
@@ -598,7 +624,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         room = hub.host_room(code, token)
         level = body.level if body is not None else None
         hub.check_level(room, level)
-        room.hand_to_bot(seat, level)
+        await room.hand_to_bot(seat, level)
         return room.seats_out()[seat]
 
     @app.post("/api/rooms/{code}/timer", responses=errors, dependencies=[Depends(limit(lookups))])
@@ -607,7 +633,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ) -> TimerSettings:
         """(host) The decision timer: when it runs out, each undecided seat's bot decides."""
         room = hub.host_room(code, token)
-        room.set_timer(body.seconds)
+        await room.set_timer(body.seconds)
         return body
 
     @app.delete(
@@ -624,7 +650,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ) -> SeatHandedBack:
         """(host) A person plays the seat again; with a name, a new person (and a new token)."""
         room = hub.host_room(code, token)
-        new_token = room.take_back(seat, body.name if body else None)
+        new_token = await room.take_back(seat, body.name if body else None)
         return SeatHandedBack(seat=seat, token=new_token)
 
     @app.delete(
@@ -636,7 +662,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def kick(code: str, seat: int, hub: HubDep, token: HostToken) -> Response:
         """(host) Removes a seat before the start; later seats move up."""
         room = hub.host_room(code, token)
-        room.kick(seat)
+        await room.kick(seat)
         return Response(status_code=204)
 
     @app.get("/api/rooms/{code}/log", responses=errors, dependencies=[Depends(limit(lookups))])
@@ -872,7 +898,7 @@ async def _handle(room: Room, connection: Connection, text: str, max_bytes: int)
         return
     try:
         if isinstance(message, TakeBackMessage):
-            room.reclaim(connection.seat)
+            await room.reclaim(connection.seat)
         else:
             await room.act(connection.seat, message.action, message.version)
     except ServerError as error:

@@ -209,7 +209,7 @@ class Hub:
             room.music = RoomMusic.build(self.jukebox, old.music.settings, room.seed)
         await self._open(room)
         try:
-            room.start()
+            await room.start()
         except Exception as error:
             # Not started, not kept: the host asks again (the old room still holds everyone).
             self.rooms.pop(room.code, None)

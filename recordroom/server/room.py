@@ -1,9 +1,11 @@
 """One room: its seats, its game, and who may do what.
 
-A room is plain synchronous code: every change (join, kick, start, action, bot hand-over) is
-checked, written to the store, applied, and then each connected client is sent a fresh
-:class:`~recordroom.server.protocol.StateMessage` built from its own ``game.view``. Because the
-server runs on one event loop and nothing here awaits, a change is never interleaved with another.
+Every change (join, kick, start, action, bot hand-over, timer, music) is checked, its write
+handed to the store's one writer and awaited (the event loop serves everyone else meanwhile and
+never waits on the disk), and only once it is stored is it applied and each connected client sent
+a fresh :class:`~recordroom.server.protocol.StateMessage` built from its own ``game.view``. A
+room's changes are taken one at a time (``Room._acting``), so two never interleave; a change whose
+write the store refuses changes nothing and is told to nobody but its caller (``server/store``).
 
 Versions: ``version`` counts accepted actions. An action is stale when, after the version the
 client sent, the seat acted (a double tap, or a bot playing the seat) or the seat's legal actions
@@ -26,9 +28,9 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, Protocol, TypeVar
 
 import orjson
 
@@ -39,14 +41,25 @@ from recordroom.server.codes import new_token
 from recordroom.server.errors import ServerError
 from recordroom.server.music import Jukebox, RoomMusic
 from recordroom.server.protocol import ErrorCode, MusicSettings, SeatOut
-from recordroom.server.store import AppendAction, RoomRecord, SeatRecord, SetStatus, Store, Write
+from recordroom.server.store import (
+    AppendAction,
+    RoomRecord,
+    SaveSeats,
+    SeatRecord,
+    SetMusic,
+    SetSettings,
+    SetStatus,
+    Store,
+    Write,
+)
 from recordroom.server.writer import commit_job
 
 Status = Literal["lobby", "playing", "over"]
 Role = Literal["seat", "host", "spectator"]
+T = TypeVar("T")
 
 
-def _retrieve(task: asyncio.Future[None]) -> None:
+def _retrieve(task: asyncio.Future[Any]) -> None:
     """Takes a finished action's error, so that one nobody waited for is not reported again."""
     if not task.cancelled():
         task.exception()
@@ -222,20 +235,7 @@ class Room:
 
     def seats_out(self) -> list[SeatOut]:
         """The seats as everyone may see them."""
-        now = time.monotonic()
-        return [
-            SeatOut(
-                seat=i,
-                name=s.name,
-                connected=s.bot or s.connections > 0,
-                bot=s.bot,
-                level=s.level if s.bot else None,
-                away=None
-                if s.bot or s.connections > 0 or s.away_since is None
-                else round(now - s.away_since, 1),
-            )
-            for i, s in enumerate(self.seats)
-        ]
+        return [SeatOut(**seat) for seat in self.seats_json()]
 
     # -- lobby ------------------------------------------------------------------------------
 
@@ -250,57 +250,90 @@ class Room:
                 f"{self.game.info.title} takes at most {self.game.info.max_players} players",
             )
 
-    def _save_seats(self) -> None:
-        self.store.save_seats(self.code, [s.record() for s in self.seats])
+    async def _one_at_a_time(self, change: Callable[[], Awaitable[T]]) -> T:
+        """Runs a change of the room under ``_acting``, so changes never interleave.
 
-    def join(self, name: str) -> tuple[Seat, str]:
+        A change checks, hands its write to the store and awaits the commit (the event loop
+        serves everyone else meanwhile), and only then changes the room and tells everyone. The
+        caller being cancelled (a request whose client went away) does not stop a change whose
+        write was handed over: it lands as it would have.
+        """
+
+        async def locked() -> T:
+            async with self._acting:
+                return await change()
+
+        task = asyncio.ensure_future(locked())
+        task.add_done_callback(_retrieve)
+        return await asyncio.shield(task)
+
+    async def _commit(self, *writes: Write) -> None:
+        """Stores one job of this room, awaited; a refusal is ``server/store`` (503)."""
+        try:
+            await commit_job(self.store, *writes)
+        except Exception as error:
+            raise ServerError(
+                ErrorCode.SERVER_STORE, f"could not save the room: {error}", 503
+            ) from error
+
+    async def _save_seats(self, seats: list[SeatSlot]) -> None:
+        await self._commit(SaveSeats(self.code, [s.record() for s in seats]))
+
+    async def join(self, name: str) -> tuple[Seat, str]:
         """Takes the next free seat for a person; returns it and its new token."""
-        self._require_lobby()
-        self._require_room_for_one_more()
-        token = new_token()
-        self.seats.append(SeatSlot(name.strip() or "Player", token, bot=False))
-        try:
-            self._save_seats()
-        except BaseException:
-            self.seats.pop()
-            raise
-        self._changed()
-        return len(self.seats) - 1, token
 
-    def add_bot(self, level: str | None = None) -> Seat:
+        async def change() -> tuple[Seat, str]:
+            self._require_lobby()
+            self._require_room_for_one_more()
+            token = new_token()
+            seats = [*self.seats, SeatSlot(name.strip() or "Player", token, bot=False)]
+            await self._save_seats(seats)
+            self.seats = seats
+            self._changed()
+            return len(seats) - 1, token
+
+        return await self._one_at_a_time(change)
+
+    async def add_bot(self, level: str | None = None) -> Seat:
         """Adds a bot seat (at ``level``, None: the game's default) before the start."""
-        self._require_lobby()
-        self._require_room_for_one_more()
-        self.seats.append(SeatSlot(f"Bot {len(self.seats) + 1}", None, bot=True, level=level))
-        try:
-            self._save_seats()
-        except BaseException:
-            self.seats.pop()
-            raise
-        self._changed()
-        return len(self.seats) - 1
 
-    def kick(self, seat: Seat) -> None:
+        async def change() -> Seat:
+            self._require_lobby()
+            self._require_room_for_one_more()
+            bot = SeatSlot(f"Bot {len(self.seats) + 1}", None, bot=True, level=level)
+            seats = [*self.seats, bot]
+            await self._save_seats(seats)
+            self.seats = seats
+            self._changed()
+            return len(seats) - 1
+
+        return await self._one_at_a_time(change)
+
+    async def kick(self, seat: Seat) -> None:
         """Removes a seat before the start; later seats move up by one."""
-        self._require_lobby()
-        slot = self._slot(seat)
-        self.seats.pop(seat)
-        try:
-            self._save_seats()
-        except BaseException:
-            self.seats.insert(seat, slot)
-            raise
-        for client in list(self.clients):
-            if client.role == "seat" and client.seat is not None:
-                if client.seat == seat:
-                    client.seat = None
-                    client.close(ErrorCode.SEAT_KICKED, "the host removed this seat")
-                elif client.seat > seat:
-                    client.seat -= 1
-        self._changed()
 
-    def start(self, leader: Seat | None = None) -> None:
+        async def change() -> None:
+            self._require_lobby()
+            self._slot(seat)
+            seats = self.seats[:seat] + self.seats[seat + 1 :]
+            await self._save_seats(seats)
+            self.seats = seats
+            for client in list(self.clients):
+                if client.role == "seat" and client.seat is not None:
+                    if client.seat == seat:
+                        client.seat = None
+                        client.close(ErrorCode.SEAT_KICKED, "the host removed this seat")
+                    elif client.seat > seat:
+                        client.seat -= 1
+            self._changed()
+
+        await self._one_at_a_time(change)
+
+    async def start(self, leader: Seat | None = None) -> None:
         """Starts the game with the seats taken (and ``leader`` as the first Leader, if given)."""
+        await self._one_at_a_time(lambda: self._start(leader))
+
+    async def _start(self, leader: Seat | None) -> None:
         self._require_lobby()
         info = self.game.info
         if not info.min_players <= len(self.seats) <= info.max_players:
@@ -314,13 +347,16 @@ class Room:
             state = self.game.new_state(len(self.seats), self.seed, options)
         except BadOptions as error:
             raise ServerError(error.code, str(error), 422) from error
+        writes: list[Write] = []
+        settings = self.settings
         if leader is not None:
             # Kept with the room's settings: a restart replays the log with the same options.
             settings = {**self.settings, "leader": leader}
-            self.store.set_settings(self.code, dict(settings))
-            self.settings = settings
-            self.options = options
-        self.store.set_status(self.code, "playing")
+            writes.append(SetSettings(self.code, dict(settings)))
+        writes.append(SetStatus(self.code, "playing"))
+        await self._commit(*writes)  # one job: the leader and the start stand or fall together
+        self.settings = settings
+        self.options = options
         self.state = state
         self.status = "playing"
         self._reset_seen()
@@ -333,52 +369,56 @@ class Room:
 
     # -- seats and bots during the game -----------------------------------------------------
 
-    def hand_to_bot(self, seat: Seat, level: str | None = None) -> None:
+    async def hand_to_bot(self, seat: Seat, level: str | None = None) -> None:
         """A bot (at ``level``, None: the game's default) plays this seat from now on.
 
         Its player may come back later; a seat a bot already plays changes level.
         """
-        slot = self._slot(seat)
-        before = (slot.bot, slot.level)
-        if slot.bot and slot.level == level:
-            return
-        slot.bot, slot.level = True, level
-        try:
-            self._save_seats()
-        except BaseException:
-            slot.bot, slot.level = before
-            raise
-        self._changed()
 
-    def reclaim(self, seat: Seat) -> None:
+        async def change() -> None:
+            slot = self._slot(seat)
+            if slot.bot and slot.level == level:
+                return
+            await self._save_seats(self._with(seat, replace(slot, bot=True, level=level)))
+            slot.bot, slot.level = True, level
+            self._changed()
+
+        await self._one_at_a_time(change)
+
+    def _with(self, seat: Seat, slot: SeatSlot) -> list[SeatSlot]:
+        """The seats with ``seat`` replaced by ``slot`` (for the record to store)."""
+        return [slot if i == seat else s for i, s in enumerate(self.seats)]
+
+    async def reclaim(self, seat: Seat) -> None:
         """The seat's own phone takes it back from the bot that played it."""
         if not self._slot(seat).bot:
             raise ServerError(ErrorCode.SEAT_NOT_BOT, "no bot plays this seat; it is yours")
-        self.take_back(seat, None)
+        await self.take_back(seat, None)
 
-    def take_back(self, seat: Seat, name: str | None) -> str | None:
+    async def take_back(self, seat: Seat, name: str | None) -> str | None:
         """A person plays the seat again: its own player, or with ``name`` a new one (new token)."""
-        slot = self._slot(seat)
-        before = (slot.bot, slot.name, slot.token)
-        slot.bot = False
-        new = None
-        if name is not None or slot.token is None:
-            new = new_token()
-            slot.token = new
-            if name is not None:
-                slot.name = name.strip() or slot.name
-            for client in list(self.clients):
-                if client.role == "seat" and client.seat == seat:
-                    client.seat = None
-                    slot.connections -= 1
-                    client.close(ErrorCode.SEAT_KICKED, "the host gave this seat to someone else")
-        try:
-            self._save_seats()
-        except BaseException:
-            slot.bot, slot.name, slot.token = before
-            raise
-        self._changed()
-        return new
+
+        async def change() -> str | None:
+            slot = self._slot(seat)
+            new = None
+            after = replace(slot, bot=False)
+            if name is not None or slot.token is None:
+                new = new_token()
+                after = replace(after, token=new, name=(name or "").strip() or slot.name)
+            await self._save_seats(self._with(seat, after))
+            slot.bot, slot.name, slot.token = False, after.name, after.token
+            if new is not None:
+                for client in list(self.clients):
+                    if client.role == "seat" and client.seat == seat:
+                        client.seat = None
+                        slot.connections -= 1
+                        client.close(
+                            ErrorCode.SEAT_KICKED, "the host gave this seat to someone else"
+                        )
+            self._changed()
+            return new
+
+        return await self._one_at_a_time(change)
 
     def bot_seats_to_move(self) -> list[Seat]:
         """The bot seats that must act now."""
@@ -531,18 +571,18 @@ class Room:
         seconds = self.settings.get("timer", 0)
         return seconds if isinstance(seconds, int) else 0
 
-    def set_timer(self, seconds: int) -> None:
+    async def set_timer(self, seconds: int) -> None:
         """Sets the decision timer (0 turns it off); a running round starts counting now."""
-        before = dict(self.settings)
-        self.settings["timer"] = seconds
-        try:
-            self.store.set_settings(self.code, dict(self.settings))
-        except BaseException:
-            self.settings = before
-            raise
-        if self.status == "playing":
-            self._new_round()
-        self._changed()
+
+        async def change() -> None:
+            settings = {**self.settings, "timer": seconds}
+            await self._commit(SetSettings(self.code, dict(settings)))
+            self.settings = settings
+            if self.status == "playing":
+                self._new_round()
+            self._changed()
+
+        await self._one_at_a_time(change)
 
     def _new_round(self) -> None:
         self.round_no += 1
@@ -581,17 +621,18 @@ class Room:
 
     # -- music ------------------------------------------------------------------------------
 
-    def skip_track(self) -> None:
+    async def skip_track(self) -> None:
         """The table moves to another track for the current turn (kept across restarts)."""
-        if self.music is None or not self.music.queue:
-            raise ServerError(ErrorCode.MUSIC_INVALID, "this room plays no music from the app")
-        self.music.skips += 1
-        try:
-            self.store.set_music(self.code, self.music.stored())
-        except BaseException:
-            self.music.skips -= 1
-            raise
-        self._changed()
+
+        async def change() -> None:
+            music = self.music
+            if music is None or not music.queue:
+                raise ServerError(ErrorCode.MUSIC_INVALID, "this room plays no music from the app")
+            await self._commit(SetMusic(self.code, {**music.stored(), "skips": music.skips + 1}))
+            music.skips += 1
+            self._changed()
+
+        await self._one_at_a_time(change)
 
     def music_message(self, view: JSONDict | None) -> JSONDict | None:
         """The music part of the table's state message."""
@@ -654,8 +695,25 @@ class Room:
         }
 
     def seats_json(self) -> list[JSONDict]:
-        """:meth:`seats_out` as plain dicts, for state messages."""
-        return [s.model_dump() for s in self.seats_out()]
+        """The seats as everyone may see them (:class:`SeatOut`), as plain dicts.
+
+        Built without pydantic: it is on the path of every state message (the tests check the
+        shape against :class:`SeatOut`).
+        """
+        now = time.monotonic()
+        return [
+            {
+                "seat": i,
+                "name": s.name,
+                "connected": s.bot or s.connections > 0,
+                "bot": s.bot,
+                "level": s.level if s.bot else None,
+                "away": None
+                if s.bot or s.connections > 0 or s.away_since is None
+                else round(now - s.away_since, 1),
+            }
+            for i, s in enumerate(self.seats)
+        ]
 
     def _changed(self) -> None:
         """Tells every client about a change, and the hub (bots) too."""

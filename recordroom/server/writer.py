@@ -17,6 +17,7 @@ code that may block, such as a restart) submit a job and wait for it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import queue
 import threading
@@ -43,7 +44,11 @@ T = TypeVar("T")
 @dataclass
 class _Job:
     writes: Sequence[Write]
-    future: Future[None]
+    future: Future[None] | None
+    """Told the outcome on the writer's thread (a caller that may block)."""
+    loop: asyncio.AbstractEventLoop | None = None
+    waiter: asyncio.Future[None] | None = None
+    """Told the outcome on ``loop`` (a caller on an event loop), once per group and loop."""
 
 
 @dataclass
@@ -82,8 +87,15 @@ class Writer(OneWriteShorthands):
             self._queue.put(item)
 
     async def write(self, *writes: Write) -> None:
-        """Stores one job without blocking the event loop; raises the job's error."""
-        await asyncio.wrap_future(self.submit(*writes))
+        """Stores one job without blocking the event loop; raises the job's error.
+
+        The outcomes of a group's jobs reach their event loop in one hand-over (one wake-up of
+        the loop per group, not one per job).
+        """
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[None] = loop.create_future()
+        self._put(_Job(writes, None, loop, waiter))
+        await waiter
 
     def commit(self, jobs: Sequence[Sequence[Write]]) -> list[Exception | None]:
         """Stores the jobs through the writer's thread and waits (see :meth:`Store.commit`)."""
@@ -132,21 +144,30 @@ class Writer(OneWriteShorthands):
                 return
 
     def _commit(self, group: list[_Job]) -> None:
-        live = [job for job in group if job.future.set_running_or_notify_cancel()]
+        live = [
+            job for job in group if job.future is None or job.future.set_running_or_notify_cancel()
+        ]
         try:
-            errors = self.store.commit([job.writes for job in live])
+            errors: list[Exception | None] = self.store.commit([job.writes for job in live])
         except Exception as error:  # the whole group failed: nothing of it was kept
             log.error("the store refused a group of %d jobs: %s", len(live), error)
-            for job in live:
-                job.future.set_exception(error)
-            return
-        self.groups += 1
-        self.jobs += len(live)
+            errors = [error] * len(live)
+        else:
+            self.groups += 1
+            self.jobs += len(live)
+        told: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], Exception | None]]]
+        told = {}
         for job, job_error in zip(live, errors, strict=True):
-            if job_error is None:
-                job.future.set_result(None)
-            else:
-                job.future.set_exception(job_error)
+            if job.loop is not None and job.waiter is not None:
+                told.setdefault(job.loop, []).append((job.waiter, job_error))
+            elif job.future is not None:
+                if job_error is None:
+                    job.future.set_result(None)
+                else:
+                    job.future.set_exception(job_error)
+        for loop, outcomes in told.items():
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody is left to tell
+                loop.call_soon_threadsafe(_tell, outcomes)
 
     @staticmethod
     def _read(item: _Read) -> None:
@@ -174,6 +195,17 @@ class Writer(OneWriteShorthands):
 
 _NOTHING = _Read(lambda: None, Future())
 """Stands for "the queue was empty" while a group is gathered."""
+
+
+def _tell(outcomes: list[tuple[asyncio.Future[None], Exception | None]]) -> None:
+    """On an event loop: each waiter of a committed group learns its job's outcome."""
+    for waiter, error in outcomes:
+        if waiter.done():  # its caller was cancelled; the job landed all the same
+            continue
+        if error is None:
+            waiter.set_result(None)
+        else:
+            waiter.set_exception(error)
 
 
 def _as_exception(error: BaseException) -> Exception:

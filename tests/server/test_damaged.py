@@ -25,8 +25,8 @@ def fill(path: Path, rooms: int) -> list[str]:
         codes = []
         for _ in range(rooms):
             room = await hub.create(TOY_NAME, {})
-            room.join("Ann"), room.join("Bob")
-            room.start()
+            await room.join("Ann"), await room.join("Bob")
+            await room.start()
             await room.act(0, room.seat_view(0)[1][0], 0)
             await room.act(1, room.seat_view(1)[1][0], 1)
             codes.append(room.code)

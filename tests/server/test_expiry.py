@@ -35,8 +35,8 @@ def test_idle_lobbies_and_old_finished_games_are_deleted(tmp_path: Path) -> None
         recent_game = await hub.create(TOY_NAME, {"rounds": 1})
         watched = await hub.create(TOY_NAME, {})
         for room in (old_game, recent_game):
-            room.join("Ann"), room.join("Bob")
-            room.start()
+            await room.join("Ann"), await room.join("Bob")
+            await room.start()
             await room.act(0, room.seat_view(0)[1][0], 0)
             await room.act(1, room.seat_view(1)[1][0], 1)
             assert room.status == "over"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from recordroom.server.protocol import StateMessage
+from recordroom.server.protocol import SeatOut, StateMessage
 
 from .helpers import TOY, TOY_NAME, Socket, TestClient, host, new_room
 
@@ -74,3 +74,28 @@ def test_a_crowd_of_spectators_costs_one_message_each(client: TestClient) -> Non
             assert spectator.recv_state()["version"] == 1
         for c in contexts[20:]:
             c.__exit__(None, None, None)
+
+
+def test_the_seats_of_a_state_message_are_built_without_pydantic(
+    client: TestClient, monkeypatch: Any
+) -> None:
+    code, host_token, tokens = new_room(client, TOY_NAME, 2)
+    client.post(f"/api/rooms/{code}/start", headers=host(host_token))
+    with client.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a:
+        seat = Socket(a)
+        seat.recv_state()
+
+        def refused(*args: Any, **kwargs: Any) -> None:
+            raise AssertionError("pydantic on the outgoing path")
+
+        # A seat model built, or dumped, while telling everyone of an action fails the change.
+        monkeypatch.setattr(SeatOut, "__init__", refused)
+        monkeypatch.setattr(SeatOut, "model_dump", refused)
+        monkeypatch.setattr(StateMessage, "model_dump", refused)
+        seat.send({"type": "act", "version": 0, "action": seat.state["legal_actions"][0]})
+        message = seat.recv_state()
+        monkeypatch.undo()
+        assert message["version"] == 1
+        assert [SeatOut.model_validate(s).model_dump() for s in message["seats"]] == message[
+            "seats"
+        ]

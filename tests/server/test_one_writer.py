@@ -14,12 +14,13 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from recordroom.engine.game import JSONDict, Seat
 from recordroom.server.errors import ServerError
 from recordroom.server.hub import Hub
 from recordroom.server.room import Role, Room
-from recordroom.server.store import SqliteStore, Write
+from recordroom.server.store import NewRoom, RoomRecord, SqliteStore, Write
 from recordroom.server.writer import Writer
 
 from .helpers import TOY_NAME, load_game
@@ -75,8 +76,8 @@ def stored_logs(path: Path) -> dict[str, int]:
 async def started_room(hub: Hub, players: int) -> tuple[Room, Told]:
     room = await hub.create(TOY_NAME, {})
     for i in range(players):
-        room.join(f"P{i}")
-    room.start()
+        await room.join(f"P{i}")
+    await room.start()
     told = Told()
     room.connect(told)
     return room, told
@@ -244,3 +245,37 @@ def test_a_room_the_store_refuses_is_served_to_no_one(tmp_path: Path) -> None:
 
     assert asyncio.run(night()) == ("server/store", 0)
     assert stored_logs(tmp_path / "rooms.sqlite3") == {}
+
+
+def test_a_group_reaches_the_event_loop_in_one_hand_over(tmp_path: Path) -> None:
+    async def night() -> tuple[int, int, int]:
+        store = FlakyStore(tmp_path / "rooms.sqlite3", every=0)
+        writer = Writer(store)
+        loop = asyncio.get_running_loop()
+        wake_ups = 0
+        call_soon_threadsafe = loop.call_soon_threadsafe
+
+        def counted(callback: Any, *args: Any) -> Any:
+            nonlocal wake_ups
+            wake_ups += 1
+            return call_soon_threadsafe(callback, *args)
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+        rooms = []
+        for number in range(40):
+            record = RoomRecord(f"R{number:03d}", TOY_NAME, {}, 1, "host", "playing", [])
+            rooms.append(record)
+        await asyncio.gather(*(writer.write(NewRoom(record)) for record in rooms[:1]))
+        store.delay = 0.2  # the others arrive while the first group is written
+        groups = writer.groups
+        await asyncio.gather(*(writer.write(NewRoom(record)) for record in rooms[1:]))
+        groups = writer.groups - groups
+        loop.call_soon_threadsafe = call_soon_threadsafe  # type: ignore[method-assign]
+        await asyncio.to_thread(writer.close)
+        return wake_ups, groups, len(stored_logs(tmp_path / "rooms.sqlite3"))
+
+    wake_ups, groups, stored = asyncio.run(night())
+    assert stored == 40
+    assert groups <= 3
+    # One wake-up of the loop per group (plus the first room's), not one per job.
+    assert wake_ups <= groups + 1
