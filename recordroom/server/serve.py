@@ -4,8 +4,8 @@ By default the server listens on every address of this machine, port 8000, so th
 same network can join: the join address printed (and its QR code) uses this machine's address on
 the local network. To keep it to this machine only, use ``--host 127.0.0.1``. Rooms are kept in
 ``./data`` (one SQLite file); ``--store sqlite:PATH`` names another SQLite file, and
-``--store redis://HOST:PORT/DB`` keeps them in Redis, which several server processes can share
-(docs/deploy.md).
+``--store redis://HOST:PORT/DB`` keeps them in Redis: one server process at a time holds the store
+(a lease in Redis), and another takes over within ``--lease`` seconds of its death (docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -50,7 +50,15 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--store",
         metavar="WHERE",
         help="where rooms are kept: sqlite:PATH (one SQLite file) or redis://HOST:PORT/DB "
-        "(shared by several server processes); default: the SQLite file in --data-dir",
+        "(one server process at a time holds it); default: the SQLite file in --data-dir",
+    )
+    parser.add_argument(
+        "--lease",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="with a Redis store: how long this process's hold on the store lasts without "
+        "renewal, so how soon another process can take over once it died (default 10)",
     )
     parser.add_argument(
         "--bot-delay", type=float, default=0.8, help="seconds a bot waits before it moves"
@@ -178,7 +186,7 @@ class StoreError(Exception):
     """A ``--store`` that names nothing usable, or a store that cannot be reached."""
 
 
-def open_store(where: str) -> tuple[Store, str]:
+def open_store(where: str, lease: float = 10.0) -> tuple[Store, str]:
     """The store ``--store`` names, and how the banner tells it; raises StoreError."""
     if where.startswith("sqlite:"):
         from recordroom.server.store import SqliteStore
@@ -196,6 +204,11 @@ def open_store(where: str) -> tuple[Store, str]:
         try:
             store = RedisStore.from_url(where)
         except StoreUnavailable as error:
+            raise StoreError(str(error)) from error
+        try:
+            store.hold_server(lease)
+        except (StoreUnavailable, ValueError) as error:
+            store.close()
             raise StoreError(str(error)) from error
         return store, store.where
     raise StoreError("not a store: give sqlite:PATH or redis://HOST:PORT/DB")
@@ -217,7 +230,7 @@ def run(args: argparse.Namespace) -> int:
     kept_in: str | None = None
     if args.store is not None:
         try:
-            store, kept_in = open_store(args.store)
+            store, kept_in = open_store(args.store, args.lease)
         except StoreError as error:
             from recordroom.server.redis_store import shown_url
 

@@ -204,3 +204,23 @@ def play_one(seats: list[Player], log: list[dict[str, Any]], rng: random.Random)
     log.append({"seat": seat, "action": action})
     for p in seats:
         p.read_until(len(log))
+
+
+def test_state_messages_go_out_uncompressed_through_the_servers_own_send(server: Server) -> None:
+    created = httpx.post(f"{server.url}/api/rooms", json={"game": "disc-cover"}, timeout=WAIT)
+    code, host_token = created.json()["code"], created.json()["host_token"]
+    for name in ("Ann", "Bob", "Cy"):
+        httpx.post(f"{server.url}/api/rooms/{code}/seats", json={"name": name}, timeout=WAIT)
+    # The client offers per-message deflate (as browsers do); the server declines it.
+    with connect(f"ws://127.0.0.1:{server.port}/ws/{code}?token={host_token}") as table:
+        assert table.response is not None
+        assert "sec-websocket-extensions" not in table.response.headers
+        first = json.loads(table.recv(timeout=WAIT))
+        started = httpx.post(
+            f"{server.url}/api/rooms/{code}/start",
+            headers={"Authorization": f"Bearer {host_token}"},
+            timeout=WAIT,
+        )
+        assert started.is_success
+        second = json.loads(table.recv(timeout=WAIT))
+    assert (first["status"], second["status"]) == ("lobby", "playing")
