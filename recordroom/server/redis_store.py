@@ -49,6 +49,7 @@ from redis.exceptions import RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 
+from recordroom.server.cluster import SERVER_LEASE_TTL, Lease, LeaseKeeper
 from recordroom.server.store import (
     AppendAction,
     DamagedRoom,
@@ -76,15 +77,19 @@ class StoreUnavailable(Exception):
     """The store cannot be reached (Redis down, wrong address, refused password)."""
 
 
-# ARGV: prefix, job id, then the job's writes, each as: op, code, count, count arguments.
+# ARGV: prefix, job id, the fence's key and holder (empty: no fence), then the job's writes,
+# each as: op, code, count, count arguments.
 # Ops: new (created, nfields, field/value pairs, seat JSON...), seats (seat JSON...),
 # set (field/value pairs; an empty value deletes the field), append (index, entry JSON),
 # del (nothing). Every check runs before the first write.
 _JOB_SCRIPT = """
 local prefix = ARGV[1]
 local job = ARGV[2]
+if ARGV[3] ~= '' and redis.call('GET', ARGV[3]) ~= ARGV[4] then
+  return redis.error_reply('FENCED this process no longer holds ' .. ARGV[3])
+end
 local writes = {}
-local i = 3
+local i = 5
 while i <= #ARGV do
   local count = tonumber(ARGV[i + 2])
   local args = {}
@@ -225,6 +230,9 @@ class RedisStore(OneWriteShorthands):
             client.close()
             raise StoreUnavailable(f"cannot reach Redis at {where}: {error}") from error
         self._script = client.register_script(_JOB_SCRIPT)
+        self.fence: Lease | None = None
+        """A lease every job checks first: when set, a job is written only while it is held."""
+        self._keeper: LeaseKeeper | None = None
         self.appendonly = self._appendonly()
         """Redis's ``appendonly`` and ``appendfsync`` settings, when Redis tells them."""
         if self.appendonly is not None and self.appendonly[0] != "yes":
@@ -250,6 +258,27 @@ class RedisStore(OneWriteShorthands):
         except ValueError as error:
             raise StoreUnavailable(f"{shown_url(url)} is not a Redis address: {error}") from error
         return cls(client, prefix, shown_url(url))
+
+    def hold_server(self, ttl: float = SERVER_LEASE_TTL) -> Lease:
+        """Takes this store's server lease, fences every write with it and keeps renewing it.
+
+        One server process per Redis database and prefix: raises StoreUnavailable (saying who
+        holds it) when another process holds the lease. :meth:`close` releases it.
+        """
+        lease = Lease(self.client, f"{self.prefix}server", ttl)
+        try:
+            taken = lease.acquire()
+            holder = None if taken else lease.current_holder()
+        except RedisError as error:
+            raise StoreUnavailable(f"Redis at {self.where}: {error}") from error
+        if not taken:
+            raise StoreUnavailable(
+                f"another server process ({holder}) serves the rooms of {self.where} "
+                f"(prefix {self.prefix}); one process per Redis database and prefix"
+            )
+        self.fence = lease
+        self._keeper = LeaseKeeper(lease).start()
+        return lease
 
     def _appendonly(self) -> tuple[str, str] | None:
         try:
@@ -292,6 +321,8 @@ class RedisStore(OneWriteShorthands):
             answer = next(answers)
             if isinstance(answer, ResponseError):
                 text = str(answer)
+                if text.startswith("FENCED "):
+                    raise StoreUnavailable(text.removeprefix("FENCED "))
                 if not text.startswith("REFUSED "):
                     raise StoreUnavailable(f"Redis at {self.where}: {text}")
                 errors[position] = StoreRefused(text.removeprefix("REFUSED "))
@@ -301,7 +332,8 @@ class RedisStore(OneWriteShorthands):
 
     def _arguments(self, job: Sequence[Write], now: float) -> list[str]:
         job_id = secrets.token_hex(8)
-        argv = [self.prefix, job_id]
+        fence = self.fence
+        argv = [self.prefix, job_id, *((fence.key, fence.holder) if fence else ("", ""))]
         for write in job:
             op, args = self._encode(write, now, job_id)
             argv += [op, write.room.code if isinstance(write, NewRoom) else write.code]
@@ -411,7 +443,10 @@ class RedisStore(OneWriteShorthands):
         return [_log_entry(entry) for entry in entries]
 
     def close(self) -> None:
-        """Closes the connections."""
+        """Releases the server lease (if held) and closes the connections."""
+        if self._keeper is not None:
+            self._keeper.stop()
+            self._keeper = None
         self.client.close()
 
 
