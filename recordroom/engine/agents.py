@@ -3,21 +3,17 @@
 An agent is given exactly what a player at that seat has: ``game.view(state, seat)`` and that
 seat's legal actions. It never sees the full state, so the server, the simulator and the RL
 adapters can hand it any seat without leaking secrets. Games offer their own agents through
-``game.agent(kind, seed)``; :class:`RandomAgent` works for every game.
+``game.agent(kind, seed)``; :class:`RandomAgent` works for every game. The :class:`Agent` protocol
+itself is part of the contract (:mod:`.game`), so that arrows point one way: agents -> game.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Protocol
 
-from recordroom.engine.game import Action, JSONDict
+from recordroom.engine.game import Action, Agent, JSONDict
 
-
-class Agent(Protocol):
-    """Chooses one of the legal actions from a seat's view."""
-
-    def choose(self, view: JSONDict, legal_actions: tuple[Action, ...]) -> Action: ...
+__all__ = ["Agent", "RandomAgent"]
 
 
 class RandomAgent:

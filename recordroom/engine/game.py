@@ -39,14 +39,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
-
-if TYPE_CHECKING:
-    from recordroom.engine.agents import Agent
+from typing import Any, Protocol, TypeAlias, runtime_checkable
 
 Seat: TypeAlias = int
 Action: TypeAlias = dict[str, Any]
 JSONDict: TypeAlias = dict[str, Any]
+
+
+class Agent(Protocol):
+    """Chooses one of the legal actions from a seat's view (see :mod:`.agents`)."""
+
+    def choose(self, view: JSONDict, legal_actions: tuple[Action, ...]) -> Action: ...
 
 
 @runtime_checkable

@@ -22,6 +22,7 @@ from recordroom.engine.errors import IllegalAction
 from recordroom.engine.game import Action, GameInfo, win_share_returns
 from recordroom.games.disc_cover import rules, views
 from recordroom.games.disc_cover.bots import LEVELS, ListeningAgent, Personality
+from recordroom.games.disc_cover.determinize import determinize
 from recordroom.games.disc_cover.state import TURNS, DiscCoverState, Phase
 
 
@@ -94,8 +95,6 @@ class DiscCover:
 
     def determinize(self, view: dict[str, Any], seat: int, seed: int) -> DiscCoverState:
         """A full state consistent with what ``seat`` sees in ``view``, the unseen drawn by seed."""
-        from recordroom.games.disc_cover.determinize import determinize
-
         return determinize(view, seat, seed)
 
     def max_decisions(self, players: int, options: Mapping[str, Any] | None = None) -> int:

@@ -31,6 +31,7 @@ from recordroom.engine.errors import (
 from recordroom.engine.game import Action
 from recordroom.games.disc_cover.sleeves import catalogue
 from recordroom.games.disc_cover.state import (
+    NO_VOTE,
     RECORD_CARDS,
     TIEBREAK_ROUNDS,
     TURNS,
@@ -128,16 +129,22 @@ def _start_turn(
     leader: int | None,
     rng: int,
 ) -> DiscCoverState:
-    seats = setup.players
-    if turn >= TURNS:
-        return DiscCoverState(
-            setup, TURNS, Phase.OVER, frozenset(), (0,) * seats, (), (), (), history,
-            score, points, leader, rng,
-        )  # fmt: skip
+    over = turn >= TURNS
     return DiscCoverState(
-        setup, turn, Phase.VOTE, frozenset(range(seats)), (0,) * seats, (), RECORD_CARDS, (),
-        history, score, points, leader, rng,
-    )  # fmt: skip
+        setup=setup,
+        turn=TURNS if over else turn,
+        phase=Phase.OVER if over else Phase.VOTE,
+        active=frozenset() if over else frozenset(range(setup.players)),
+        pending=(NO_VOTE,) * setup.players,
+        votes=(),
+        candidates=() if over else RECORD_CARDS,
+        tiebreak_votes=(),
+        history=history,
+        score=score,
+        points=points,
+        leader=leader,
+        rng=rng,
+    )
 
 
 def legal_actions(state: DiscCoverState, seat: int) -> tuple[Action, ...]:
@@ -204,11 +211,7 @@ def apply(state: DiscCoverState, seat: int, action: Action) -> DiscCoverState:
     pending = (*state.pending[:seat], card, *state.pending[seat + 1 :])
     active = state.active - {seat}
     if active:
-        return DiscCoverState(
-            state.setup, state.turn, phase, active, pending, state.votes, state.candidates,
-            state.tiebreak_votes, state.history, state.score, state.points, state.leader,
-            state.rng,
-        )  # fmt: skip
+        return state._replace(active=active, pending=pending)
     if phase is Phase.VOTE:
         return _reveal_vote(state, pending)
     return _reveal_tiebreak(state, pending)
@@ -231,23 +234,26 @@ def _reveal_vote(state: DiscCoverState, votes: tuple[int, ...]) -> DiscCoverStat
     setup = state.setup
     if setup.competitive:
         assert state.leader is not None  # competitive states always have a Leader
-        return DiscCoverState(
-            setup, state.turn, Phase.LEADER, frozenset((state.leader,)), (0,) * setup.players,
-            votes, top, (), state.history, state.score, state.points, state.leader, state.rng,
-        )  # fmt: skip
-    return DiscCoverState(
-        setup, state.turn, Phase.TIEBREAK, frozenset(range(setup.players)),
-        (0,) * setup.players, votes, top, (), state.history, state.score, state.points,
-        state.leader, state.rng,
-    )  # fmt: skip
+        return state._replace(
+            phase=Phase.LEADER,
+            active=frozenset((state.leader,)),
+            pending=(NO_VOTE,) * setup.players,
+            votes=votes,
+            candidates=top,
+            tiebreak_votes=(),
+        )
+    return state._replace(
+        phase=Phase.TIEBREAK,
+        active=frozenset(range(setup.players)),
+        pending=(NO_VOTE,) * setup.players,
+        votes=votes,
+        candidates=top,
+        tiebreak_votes=(),
+    )
 
 
 def _with_votes(state: DiscCoverState, votes: tuple[int, ...]) -> DiscCoverState:
-    return DiscCoverState(
-        state.setup, state.turn, state.phase, frozenset(), (0,) * state.setup.players, votes,
-        state.candidates, state.tiebreak_votes, state.history, state.score, state.points,
-        state.leader, state.rng,
-    )  # fmt: skip
+    return state._replace(active=frozenset(), pending=(NO_VOTE,) * state.setup.players, votes=votes)
 
 
 def _reveal_tiebreak(state: DiscCoverState, votes: tuple[int, ...]) -> DiscCoverState:
@@ -258,20 +264,18 @@ def _reveal_tiebreak(state: DiscCoverState, votes: tuple[int, ...]) -> DiscCover
     if len(rounds) >= TIEBREAK_ROUNDS:
         card, rng = rngmod.choice(top, state.rng)
         return _finish_turn(_with_tiebreaks(state, rounds), card, DecidedBy.DRAW, rng)
-    setup = state.setup
-    return DiscCoverState(
-        setup, state.turn, Phase.TIEBREAK, frozenset(range(setup.players)),
-        (0,) * setup.players, state.votes, top, rounds, state.history, state.score,
-        state.points, state.leader, state.rng,
-    )  # fmt: skip
+    players = state.setup.players
+    return state._replace(
+        phase=Phase.TIEBREAK,
+        active=frozenset(range(players)),
+        pending=(NO_VOTE,) * players,
+        candidates=top,
+        tiebreak_votes=rounds,
+    )
 
 
 def _with_tiebreaks(state: DiscCoverState, rounds: tuple[tuple[int, ...], ...]) -> DiscCoverState:
-    return DiscCoverState(
-        state.setup, state.turn, state.phase, frozenset(), state.pending, state.votes,
-        state.candidates, rounds, state.history, state.score, state.points, state.leader,
-        state.rng,
-    )  # fmt: skip
+    return state._replace(active=frozenset(), tiebreak_votes=rounds)
 
 
 def _finish_turn(state: DiscCoverState, card: int, how: DecidedBy, rng: int) -> DiscCoverState:

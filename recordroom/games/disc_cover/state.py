@@ -2,14 +2,18 @@
 
 The shuffled deck is fixed at setup and kept in a shared :class:`Setup`; a turn's four sleeves are
 the next four of it, so a state only holds what changes: the turn, the phase, the pending votes,
-what has been revealed this turn, the mosaic, the points and the Leader. States are never mutated
-after construction; every transition builds a new one and shares everything else.
+what has been revealed this turn, the mosaic, the points and the Leader. A state is a frozen,
+slotted dataclass (equality and hash from its fields); every transition builds a new one by
+keyword or with ``_replace`` (:mod:`recordroom.engine.values`) and shares everything else.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from recordroom.engine.values import with_draft
 
 TURNS = 9
 RECORD_CARDS = (1, 2, 3, 4)
@@ -89,72 +93,35 @@ class TurnRecord:
         return self.sleeves[self.card - 1]
 
 
+@with_draft
+@dataclass(frozen=True, slots=True, repr=False)
 class DiscCoverState:
-    """One moment of a Disc Cover game (treat as immutable)."""
+    """One moment of a Disc Cover game: a frozen value, built by keyword or by ``_replace``."""
 
-    __slots__ = (
-        "active",
-        "candidates",
-        "history",
-        "leader",
-        "pending",
-        "phase",
-        "points",
-        "rng",
-        "score",
-        "setup",
-        "tiebreak_votes",
-        "turn",
-        "votes",
-    )
+    setup: Setup
+    turn: int
+    """0-based; equals TURNS once the game is over."""
+    phase: Phase
+    active: frozenset[int]
+    pending: tuple[int, ...]
+    """Each seat's hidden choice in the current vote (NO_VOTE when none)."""
+    votes: tuple[int, ...]
+    """The revealed votes of this turn's first vote (empty until revealed)."""
+    candidates: tuple[int, ...]
+    """Record cards still in the running in a tie-break or a Leader's choice."""
+    tiebreak_votes: tuple[tuple[int, ...], ...]
+    history: tuple[TurnRecord, ...]
+    score: int
+    """Cooperative: the team's points."""
+    points: tuple[int, ...]
+    """Competitive: each seat's points."""
+    leader: int | None
+    """Competitive: the seat holding the First Player Record token."""
+    rng: int
 
-    def __init__(
-        self,
-        setup: Setup,
-        turn: int,
-        phase: Phase,
-        active: frozenset[int],
-        pending: tuple[int, ...],
-        votes: tuple[int, ...],
-        candidates: tuple[int, ...],
-        tiebreak_votes: tuple[tuple[int, ...], ...],
-        history: tuple[TurnRecord, ...],
-        score: int,
-        points: tuple[int, ...],
-        leader: int | None,
-        rng: int,
-    ) -> None:
-        self.setup = setup
-        self.turn = turn
-        """0-based; equals TURNS once the game is over."""
-        self.phase = phase
-        self.active = active
-        self.pending = pending
-        """Each seat's hidden choice in the current vote (NO_VOTE when none)."""
-        self.votes = votes
-        """The revealed votes of this turn's first vote (empty until revealed)."""
-        self.candidates = candidates
-        """Record cards still in the running in a tie-break or a Leader's choice."""
-        self.tiebreak_votes = tiebreak_votes
-        self.history = history
-        self.score = score
-        """Cooperative: the team's points."""
-        self.points = points
-        """Competitive: each seat's points."""
-        self.leader = leader
-        """Competitive: the seat holding the First Player Record token."""
-        self.rng = rng
+    if TYPE_CHECKING:  # derived from the fields by ``with_draft``
 
-    def _key(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, DiscCoverState):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
+        def _replace(self, **changes: Any) -> DiscCoverState: ...
 
     def __repr__(self) -> str:
         return (
