@@ -739,7 +739,7 @@ class Room:
             text = texts.get(key)
             if text is None:
                 message = self.message_for(client.role, client.seat, seen, seats)
-                text = texts[key] = orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+                text = texts[key] = _dumps(message)
             client.send_text(text)
         if self.on_change is not None:
             self.on_change(self)
@@ -753,7 +753,7 @@ class Room:
         self.clients.append(client)
         if client.role == "spectator":
             message = self.message_for(client.role, client.seat)
-            client.send_text(orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode())
+            client.send_text(_dumps(message))
             return
         if client.seat is not None:
             self.seats[client.seat].connections += 1
@@ -773,6 +773,17 @@ class Room:
             if slot.connections == 0:
                 slot.away_since = time.monotonic()
         self._changed()
+
+
+def _dumps(message: JSONDict) -> str:
+    """A message as compact JSON text, with orjson.
+
+    Its fast path takes string keys only; a view with other keys (numbers) takes the slower one.
+    """
+    try:
+        return orjson.dumps(message).decode()
+    except TypeError:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _with_first_leader(options: JSONDict, settings: JSONDict) -> JSONDict:

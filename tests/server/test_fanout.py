@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from recordroom.server.protocol import SeatOut, StateMessage
@@ -99,3 +100,12 @@ def test_the_seats_of_a_state_message_are_built_without_pydantic(
         assert [SeatOut.model_validate(s).model_dump() for s in message["seats"]] == message[
             "seats"
         ]
+
+
+def test_state_messages_are_compact_json_whatever_the_keys_of_a_view() -> None:
+    from recordroom.server.room import _dumps
+
+    plain = {"type": "state", "view": {"cards": [1, 2], "name": "Ann"}, "seat": None}
+    numbered = {"type": "state", "view": {"scores": {0: 3, 1: 5}}}  # numbers as keys
+    assert _dumps(plain) == json.dumps(plain, separators=(",", ":"))
+    assert json.loads(_dumps(numbered)) == {"type": "state", "view": {"scores": {"0": 3, "1": 5}}}

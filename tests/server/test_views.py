@@ -115,3 +115,32 @@ def test_a_leaky_server_would_be_caught() -> None:
     leaky = {"view": TOY.view(state, 0), "extra": TOY.view(state, 1)}
     with pytest.raises(AssertionError):
         assert_no_foreign_cards(leaky, 0, TOY_NAME, 2, 5, [])
+
+
+def test_disc_cover_builds_the_public_part_once_per_state_and_each_view_equals_a_fresh_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from recordroom.games.disc_cover import views
+
+    game = load_game("disc-cover")
+    built: list[int] = []
+    table = views._table
+
+    def counted(state: Any) -> Any:
+        built.append(id(state))
+        return table(state)
+
+    monkeypatch.setattr(views, "_table", counted)
+    rng = random.Random(11)
+    state = game.new_state(5, 4, {"variant": "competitive"})
+    states = 0
+    while not game.is_over(state):
+        shown = [game.view(state, seat) for seat in (None, 0, 1, 2, 3, 4)]
+        states += 1
+        for seat, view in zip((None, 0, 1, 2, 3, 4), shown, strict=True):
+            views._TABLES.clear()
+            assert view == game.view(state, seat)  # the same as one built from scratch
+        seat = rng.choice(sorted(state.active))
+        state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+    # Once per state for the six views, once more for each view built from scratch.
+    assert len(built) == 7 * states

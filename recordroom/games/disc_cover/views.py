@@ -7,6 +7,7 @@ its owner learns it, and the table only shows who has voted. Everything else is 
 from __future__ import annotations
 
 import json
+import threading
 from functools import cache
 from typing import Any
 
@@ -55,8 +56,41 @@ def record_json(record: TurnRecord) -> dict[str, Any]:
     }
 
 
+_TABLES: dict[int, tuple[DiscCoverState, dict[str, Any]]] = {}
+"""The public part of recent states' views, by the state's identity (the state is kept with it,
+so its ``id`` is not given to another state while it is here)."""
+_TABLES_KEPT = 64
+_TABLES_LOCK = threading.Lock()
+
+
 def view(state: DiscCoverState, seat: int | None) -> dict[str, Any]:
-    """The public table (``seat=None``) or what one seat sees: the table plus its own vote."""
+    """The public table (``seat=None``) or what one seat sees: the table plus its own vote.
+
+    A server tells every seat and the table of each new state: the public part is built once
+    per state and shared by its views (a view is read, never changed in place).
+    """
+    with _TABLES_LOCK:
+        kept = _TABLES.get(id(state))
+    if kept is not None and kept[0] is state:
+        out = dict(kept[1])
+    else:
+        table = _table(state)
+        with _TABLES_LOCK:
+            _TABLES[id(state)] = (state, table)
+            while len(_TABLES) > _TABLES_KEPT:
+                del _TABLES[next(iter(_TABLES))]
+        out = dict(table)
+    if seat is not None:
+        out["seat"] = seat
+        vote = state.pending[seat]
+        out["my_vote"] = vote if vote != NO_VOTE else None
+        if state.setup.competitive:
+            out["my_points"] = state.points[seat]
+    return out
+
+
+def _table(state: DiscCoverState) -> dict[str, Any]:
+    """The part of a view everyone sees."""
     setup = state.setup
     over = state.phase is Phase.OVER
     sleeves = () if over else setup.sleeves_of_turn(state.turn)
@@ -93,12 +127,6 @@ def view(state: DiscCoverState, seat: int | None) -> dict[str, Any]:
     if over:
         out["result"] = result(state)
     out["events"] = events(state, out.get("result"))
-    if seat is not None:
-        out["seat"] = seat
-        vote = state.pending[seat]
-        out["my_vote"] = vote if vote != NO_VOTE else None
-        if setup.competitive:
-            out["my_points"] = state.points[seat]
     return out
 
 
