@@ -12,17 +12,17 @@ Every room is four things in Redis, under a key prefix (``rr:`` by default):
 * ``{prefix}log:{code}``: a list, the room's accepted actions in order, each
   ``{"seat", "action", "at", "job"}`` as JSON; the n-th element is action n.
 
-**One job, one script.** Each job is sent as one call of a Lua script, which Redis runs without
-interleaving anything else: the script first checks every write of the job (the room exists, or
-does not for a new one; an appended action's index is exactly the log's length, counting the
-job's own earlier appends), and only writes once every check passed, so a refused job leaves
-nothing. Two processes offered action *n* of one room both ask for index *n*: the first script
-appends it, the second finds the log already *n* + 1 long and is refused.
+**A group, one script.** A group of jobs is sent as one call of a Lua script, which Redis runs
+without interleaving anything else. For each job in turn, the script first checks every write of
+the job (the room exists, or does not for a new one; an appended action's index is exactly the
+log's length, counting the job's own earlier appends), and writes only once every check passed,
+so a refused job leaves nothing and the next job of the group sees what the previous one wrote.
+Two processes offered action *n* of one room both ask for index *n*: the first script appends
+it, the second finds the log already *n* + 1 long and refuses that job.
 
-**A group, one round trip.** The jobs of a group go in one pipeline (each still its own script).
-Each job carries a random id stored with what it creates (the room's ``job`` field, each log
-entry's ``job``), so sending a job twice is harmless: a script that finds its own room or its
-own action at the index it asks for reports success and writes nothing. That is what makes the
+**Resending is harmless.** Each job carries a random id stored with what it creates (the room's
+``job`` field, each log entry's ``job``): a script that finds its own room or its own action at
+the index it asks for reports success and writes nothing. That is what makes the
 client's retries safe when the connection drops after Redis ran a script but before its answer
 came back.
 
@@ -77,120 +77,132 @@ class StoreUnavailable(Exception):
     """The store cannot be reached (Redis down, wrong address, refused password)."""
 
 
-# ARGV: prefix, job id, the fence's key and holder (empty: no fence), then the job's writes,
-# each as: op, code, count, count arguments.
+# One call commits a group. ARGV: prefix, the fence's key and holder (empty: no fence), then
+# each job as: its id, its number of writes, and each write as: op, code, count, count arguments.
 # Ops: new (created, nfields, field/value pairs, seat JSON...), seats (seat JSON...),
-# set (field/value pairs; an empty value deletes the field), append (index, entry JSON),
-# del (nothing). Every check runs before the first write.
-_JOB_SCRIPT = """
+# set (field/value pairs; an empty value deletes the field), append (index, entry JSON, time),
+# del (nothing). Returns one answer a job: 'OK' or 'REFUSED why'. A job's checks all run
+# before its first write, so a refused job writes nothing; the next job sees what it wrote.
+_GROUP_SCRIPT = """
 local prefix = ARGV[1]
-local job = ARGV[2]
-if ARGV[3] ~= '' and redis.call('GET', ARGV[3]) ~= ARGV[4] then
-  return redis.error_reply('FENCED this process no longer holds ' .. ARGV[3])
-end
-local writes = {}
-local i = 5
-while i <= #ARGV do
-  local count = tonumber(ARGV[i + 2])
-  local args = {}
-  for j = 1, count do args[j] = ARGV[i + 2 + j] end
-  writes[#writes + 1] = {op = ARGV[i], code = ARGV[i + 1], args = args}
-  i = i + 3 + count
+if ARGV[2] ~= '' and redis.call('GET', ARGV[2]) ~= ARGV[3] then
+  return redis.error_reply('FENCED this process no longer holds ' .. ARGV[2])
 end
 
-local exists = {}
-local length = {}
-local function room_exists(code)
-  if exists[code] == nil then
-    exists[code] = redis.call('EXISTS', prefix .. 'room:' .. code) == 1
-  end
-  return exists[code]
-end
-local function log_length(code)
-  if length[code] == nil then
-    length[code] = redis.call('LLEN', prefix .. 'log:' .. code)
-  end
-  return length[code]
-end
-
--- checks: nothing is written unless every write of the job can be
-for _, w in ipairs(writes) do
-  w.skip = false
-  if w.op == 'new' then
-    if room_exists(w.code) then
-      if redis.call('HGET', prefix .. 'room:' .. w.code, 'job') == job then
-        w.skip = true  -- this very job made it: the rest of the job is checked as it stands
-      else
-        return redis.error_reply('REFUSED a room with code ' .. w.code .. ' is already stored')
-      end
-    else
-      exists[w.code] = true
-      length[w.code] = 0
+local function check(job, writes)
+  local exists = {}
+  local length = {}
+  local function room_exists(code)
+    if exists[code] == nil then
+      exists[code] = redis.call('EXISTS', prefix .. 'room:' .. code) == 1
     end
-  elseif w.op == 'del' then
-    exists[w.code] = false
-    length[w.code] = 0
-  elseif not room_exists(w.code) then
-    return redis.error_reply('REFUSED no room ' .. w.code .. ' is stored')
-  elseif w.op == 'append' then
-    local index = tonumber(w.args[1])
-    local n = log_length(w.code)
-    if index < n then
-      local there = cjson.decode(redis.call('LINDEX', prefix .. 'log:' .. w.code, index))
-      if there['job'] == job then
-        w.skip = true
-      else
-        return redis.error_reply('REFUSED action ' .. index .. ' of room ' .. w.code ..
-          ' is already stored (the log holds ' .. n .. ')')
-      end
-    elseif index > n then
-      return redis.error_reply('REFUSED action ' .. index .. ' of room ' .. w.code ..
-        ' would skip actions (the log holds ' .. n .. ')')
-    else
-      length[w.code] = n + 1
-    end
+    return exists[code]
   end
-end
-
--- writes
-for _, w in ipairs(writes) do
-  if not w.skip then
-    local room = prefix .. 'room:' .. w.code
-    local seats = prefix .. 'seats:' .. w.code
-    local log = prefix .. 'log:' .. w.code
+  local function log_length(code)
+    if length[code] == nil then
+      length[code] = redis.call('LLEN', prefix .. 'log:' .. code)
+    end
+    return length[code]
+  end
+  for _, w in ipairs(writes) do
+    w.skip = false
     if w.op == 'new' then
-      redis.call('DEL', room, seats, log)
-      local created = w.args[1]
-      local nfields = tonumber(w.args[2])
-      redis.call('HSET', room, 'created', created, 'touched', created, 'job', job)
-      for j = 3, 2 + 2 * nfields, 2 do
-        if w.args[j + 1] ~= '' then redis.call('HSET', room, w.args[j], w.args[j + 1]) end
-      end
-      for s = 3 + 2 * nfields, #w.args do
-        redis.call('HSET', seats, tostring(s - 3 - 2 * nfields), w.args[s])
-      end
-      redis.call('ZADD', prefix .. 'rooms', created, w.code)
-    elseif w.op == 'seats' then
-      redis.call('DEL', seats)
-      for s = 1, #w.args do redis.call('HSET', seats, tostring(s - 1), w.args[s]) end
-    elseif w.op == 'set' then
-      for j = 1, #w.args, 2 do
-        if w.args[j + 1] == '' then
-          redis.call('HDEL', room, w.args[j])
+      if room_exists(w.code) then
+        if redis.call('HGET', prefix .. 'room:' .. w.code, 'job') == job then
+          w.skip = true  -- this very job made it: the rest of the job is checked as it stands
         else
-          redis.call('HSET', room, w.args[j], w.args[j + 1])
+          return 'REFUSED a room with code ' .. w.code .. ' is already stored'
         end
+      else
+        exists[w.code] = true
+        length[w.code] = 0
       end
-    elseif w.op == 'append' then
-      redis.call('RPUSH', log, w.args[2])
-      redis.call('HSET', room, 'touched', w.args[3])
     elseif w.op == 'del' then
-      redis.call('DEL', room, seats, log)
-      redis.call('ZREM', prefix .. 'rooms', w.code)
+      exists[w.code] = false
+      length[w.code] = 0
+    elseif not room_exists(w.code) then
+      return 'REFUSED no room ' .. w.code .. ' is stored'
+    elseif w.op == 'append' then
+      local index = tonumber(w.args[1])
+      local n = log_length(w.code)
+      if index < n then
+        local there = cjson.decode(redis.call('LINDEX', prefix .. 'log:' .. w.code, index))
+        if there['job'] == job then
+          w.skip = true
+        else
+          return 'REFUSED action ' .. index .. ' of room ' .. w.code ..
+            ' is already stored (the log holds ' .. n .. ')'
+        end
+      elseif index > n then
+        return 'REFUSED action ' .. index .. ' of room ' .. w.code ..
+          ' would skip actions (the log holds ' .. n .. ')'
+      else
+        length[w.code] = n + 1
+      end
+    end
+  end
+  return 'OK'
+end
+
+local function write(job, writes)
+  for _, w in ipairs(writes) do
+    if not w.skip then
+      local room = prefix .. 'room:' .. w.code
+      local seats = prefix .. 'seats:' .. w.code
+      local log = prefix .. 'log:' .. w.code
+      if w.op == 'new' then
+        redis.call('DEL', room, seats, log)
+        local created = w.args[1]
+        local nfields = tonumber(w.args[2])
+        redis.call('HSET', room, 'created', created, 'touched', created, 'job', job)
+        for j = 3, 2 + 2 * nfields, 2 do
+          if w.args[j + 1] ~= '' then redis.call('HSET', room, w.args[j], w.args[j + 1]) end
+        end
+        for s = 3 + 2 * nfields, #w.args do
+          redis.call('HSET', seats, tostring(s - 3 - 2 * nfields), w.args[s])
+        end
+        redis.call('ZADD', prefix .. 'rooms', created, w.code)
+      elseif w.op == 'seats' then
+        redis.call('DEL', seats)
+        for s = 1, #w.args do redis.call('HSET', seats, tostring(s - 1), w.args[s]) end
+      elseif w.op == 'set' then
+        for j = 1, #w.args, 2 do
+          if w.args[j + 1] == '' then
+            redis.call('HDEL', room, w.args[j])
+          else
+            redis.call('HSET', room, w.args[j], w.args[j + 1])
+          end
+        end
+      elseif w.op == 'append' then
+        redis.call('RPUSH', log, w.args[2])
+        redis.call('HSET', room, 'touched', w.args[3])
+      elseif w.op == 'del' then
+        redis.call('DEL', room, seats, log)
+        redis.call('ZREM', prefix .. 'rooms', w.code)
+      end
     end
   end
 end
-return 'OK'
+
+local answers = {}
+local i = 4
+while i <= #ARGV do
+  local job = ARGV[i]
+  local nwrites = tonumber(ARGV[i + 1])
+  i = i + 2
+  local writes = {}
+  for _ = 1, nwrites do
+    local count = tonumber(ARGV[i + 2])
+    local args = {}
+    for j = 1, count do args[j] = ARGV[i + 2 + j] end
+    writes[#writes + 1] = {op = ARGV[i], code = ARGV[i + 1], args = args}
+    i = i + 3 + count
+  end
+  local answer = check(job, writes)
+  if answer == 'OK' then write(job, writes) end
+  answers[#answers + 1] = answer
+end
+return answers
 """
 
 
@@ -229,7 +241,7 @@ class RedisStore(OneWriteShorthands):
         except RedisError as error:
             client.close()
             raise StoreUnavailable(f"cannot reach Redis at {where}: {error}") from error
-        self._script = client.register_script(_JOB_SCRIPT)
+        self._script = client.register_script(_GROUP_SCRIPT)
         self.fence: Lease | None = None
         """A lease every job checks first: when set, a job is written only while it is held."""
         self._keeper: LeaseKeeper | None = None
@@ -290,7 +302,7 @@ class RedisStore(OneWriteShorthands):
     # -- writing ----------------------------------------------------------------------------
 
     def commit(self, jobs: Sequence[Sequence[Write]]) -> list[Exception | None]:
-        """One script per job, every job of the group in one pipeline (see the module doc).
+        """The whole group in one call of the group script (see the module doc).
 
         A job Redis refused (a taken code or index, no such room) gets a StoreRefused; a lost
         connection, after the client's retries, raises StoreUnavailable for the whole group.
@@ -308,32 +320,37 @@ class RedisStore(OneWriteShorthands):
                 errors.append(error)
         if not calls:
             return errors
-        try:
-            pipe = self.client.pipeline(transaction=False)
-            for argv in calls:
-                self._script(keys=[], args=argv, client=pipe)
-            answers = iter(pipe.execute(raise_on_error=False))
-        except RedisError as error:
-            raise StoreUnavailable(f"Redis at {self.where}: {error}") from error
+        answers = iter(self._run(calls))
         for position, sent in enumerate(errors):
             if sent is not None:
                 continue
             answer = next(answers)
-            if isinstance(answer, ResponseError):
-                text = str(answer)
-                if text.startswith("FENCED "):
-                    raise StoreUnavailable(text.removeprefix("FENCED "))
-                if not text.startswith("REFUSED "):
-                    raise StoreUnavailable(f"Redis at {self.where}: {text}")
-                errors[position] = StoreRefused(text.removeprefix("REFUSED "))
-            elif isinstance(answer, Exception):
-                raise StoreUnavailable(f"Redis at {self.where}: {answer}")
+            if answer != "OK":
+                errors[position] = StoreRefused(answer.removeprefix("REFUSED "))
         return errors
+
+    def _run(self, jobs: list[list[str]]) -> list[str]:
+        """Runs the group script on the jobs' arguments; one answer a job."""
+        fence = self.fence
+        argv = [self.prefix, *((fence.key, fence.holder) if fence else ("", ""))]
+        for job in jobs:
+            argv += job
+        try:
+            answers = self._script(keys=[], args=argv)
+        except ResponseError as error:
+            text = str(error)
+            if text.startswith("FENCED "):
+                raise StoreUnavailable(text.removeprefix("FENCED ")) from error
+            raise StoreUnavailable(f"Redis at {self.where}: {text}") from error
+        except RedisError as error:
+            raise StoreUnavailable(f"Redis at {self.where}: {error}") from error
+        if not isinstance(answers, list) or len(answers) != len(jobs):
+            raise StoreUnavailable(f"Redis at {self.where} answered {answers!r}")
+        return [bytes(answer).decode() for answer in answers]
 
     def _arguments(self, job: Sequence[Write], now: float) -> list[str]:
         job_id = secrets.token_hex(8)
-        fence = self.fence
-        argv = [self.prefix, job_id, *((fence.key, fence.holder) if fence else ("", ""))]
+        argv = [job_id, str(len(job))]
         for write in job:
             op, args = self._encode(write, now, job_id)
             argv += [op, write.room.code if isinstance(write, NewRoom) else write.code]
