@@ -1,7 +1,8 @@
 // Cards and goals as players see them: a game card with its type, sub-area, points, side colours
 // and what it marks; a goal card with its condition in words and whether a board meets it now.
 import { el, seatColour, initials } from "/static/disc-cover/common.js";
-import { cardWords, goalCondition, goalStatus, bonusWords, colourOf, ROLE_NAMES, BONUS } from "./words.js";
+import { t, has } from "/static/common/i18n.js";
+import { cardWords, goalCondition, goalStatus, bonusWords, colourOf, goalName, ROLE_NAMES, BONUS } from "./words.js";
 
 /** A game card. Crew cards wear their four side colours as the card's edges. */
 export function cardFace(ed, id, options = {}) {
@@ -13,7 +14,7 @@ export function cardFace(ed, id, options = {}) {
     ["top", "right", "bottom", "left"].forEach((side, i) => { style[`--${side}`] = colourOf(card.sides[i]); });
   }
   return el("div", { class: `card-face kind-${card.kind}${card.role ? ` role-${card.role}` : ""}${options.chosen ? " chosen" : ""}`, style },
-    el("span", { class: "card-type" }, card.kind === "crew" ? "Crew" : card.kind === "agenda" ? "Agenda" : "Asset"),
+    el("span", { class: "card-type" }, t(`rec.card.${card.kind === "crew" ? "crew" : card.kind === "agenda" ? "agenda" : "asset"}`)),
     el("span", { class: "card-main" }, card.kind === "crew"
       ? [el("b", { class: "card-points" }, String(card.points)), el("span", { class: "card-role" }, ROLE_NAMES[card.role])]
       : el("span", { class: "card-icon", "aria-hidden": "true" }, card.kind === "agenda" ? BONUS.agenda.glyph : BONUS.asset.glyph)),
@@ -26,17 +27,17 @@ export function goalCard(ed, id, board, options = {}) {
   if (!goal) return el("div", { class: "goal-card" }, id);
   const status = board ? goalStatus(ed, board, id) : null;
   const state = !status ? "" : status.already ? "claimed" : status.claimable ? "meets" : "short";
-  const progress = !status ? null : status.already ? "claimed ✓"
-    : status.meets ? (status.claimable ? "you meet it now ✓" : "met, no goals box left")
-      : `you have ${status.have} of ${status.need}`;
+  const progress = !status ? null : status.already ? t("rec.goalcard.claimed")
+    : status.meets ? (status.claimable ? t("rec.goalcard.meets") : t("rec.goalcard.no_box"))
+      : t("rec.goalcard.have", { have: status.have, need: status.need });
   return el("div", {
     class: `goal-card ${state}${options.current ? " current" : ""}${options.leaving ? " leaving" : ""}`,
     "data-goal": id, "data-meets": status ? String(status.claimable) : null,
   },
-  options.slot ? el("span", { class: "goal-slot" }, options.leaving ? `${options.slot} · leaves next` : String(options.slot)) : null,
-  el("span", { class: "goal-head" }, el("b", {}, goal.name), el("span", { class: "goal-points" }, `${goal.points} pts`)),
+  options.slot ? el("span", { class: "goal-slot" }, options.leaving ? t("rec.goalcard.leaves", { slot: options.slot }) : String(options.slot)) : null,
+  el("span", { class: "goal-head" }, el("b", {}, goalName(ed, id)), el("span", { class: "goal-points" }, t("rec.goalcard.pts", { points: goal.points }))),
   el("span", { class: "goal-cond" }, goalCondition(goal)),
-  goal.bonus ? el("span", { class: "goal-bonus" }, `+ bonus: ${bonusWords(goal.bonus)}`) : null,
+  goal.bonus ? el("span", { class: "goal-bonus" }, t("rec.goalcard.bonus", { bonus: bonusWords(goal.bonus) })) : null,
   progress ? el("span", { class: "goal-progress" }, progress) : null);
 }
 
@@ -49,6 +50,7 @@ export function directionLine(view, seat, seats) {
   const arrow = view.direction === "clockwise" ? "↻" : "↺";
   return el("p", { class: "direction" },
     el("span", { class: "direction-arrow", "aria-hidden": "true" }, arrow),
-    ` Hands pass ${view.direction} this week: you pass to `,
-    el("span", { class: "disc tiny", style: { "--c": seatColour(to.seat) } }, el("span", {}, initials(to.name))), ` ${to.name}, get from ${from.name}.`);
+    t("rec.direction.line", { direction: has(`rec.direction.${view.direction}`) ? t(`rec.direction.${view.direction}`) : view.direction }),
+    el("span", { class: "disc tiny", style: { "--c": seatColour(to.seat) } }, el("span", {}, initials(to.name))),
+    t("rec.direction.from", { to: to.name, from: from.name }));
 }

@@ -2,77 +2,100 @@
 // of docs/records-edition.md), never re-derived from boards. A mark and the bonuses it sets off
 // are one line: "Ann: Crew: Musician in slot 3 → red harmony box 2 → tour step 4 → single 2".
 import { el } from "/static/disc-cover/common.js";
-import { ROLE_NAMES, bonusWords, cardWords } from "./words.js";
+import { t, has } from "/static/common/i18n.js";
+import { ROLE_NAMES, bonusWords, cardWords, colourName, goalName } from "./words.js";
 
-const TRIGGERS = {
-  fail: "a full fail track", crew: "a full crew", goals: "a sixth goal claimed", deck: "an empty deck",
-};
+const trigger = (name) => (has(`rec.log.trigger.${name}`) ? t(`rec.log.trigger.${name}`) : name);
+/** An agenda line of the edition ("row 2", "diagonal") in words. */
+function lineName(name) {
+  const [kind, n] = String(name).split(" ");
+  return has(`rec.line.${kind}`) ? t(`rec.line.${kind}`, { n }) : name;
+}
+/** A cash restriction of the edition ("crew 4", "tour 6") in words. */
+function restrictionName(name) {
+  const [area, n] = String(name).split(" ");
+  return has(`rec.area.${area}`) ? `${t(`rec.area.${area}`)} ${n ?? ""}`.trim() : name;
+}
+const direction = (name) => (has(`rec.direction.${name}`) ? t(`rec.direction.${name}`) : name);
 
 /** A place label ("crew:3", "tour:4", "harmony:red:1", "goal:G05", ...) in words. */
 export function placeWords(ed, label) {
   const [area, a, b] = String(label).split(":");
   const n = Number(a);
   switch (area) {
-    case "crew": return `Crew: ${ROLE_NAMES[ed.crew[n]?.role] || "crew"} in slot ${n + 1}`;
-    case "agenda": return `agenda box ${n + 1}`;
-    case "agenda_line": return `agenda ${a} complete`;
-    case "assets": return `asset box ${n + 1}`;
-    case "asset_pair": return `asset boxes ${n + 1} and ${n + 2}`;
-    case "harmony": return `${a} harmony box ${Number(b) + 1}`;
-    case "tour": return `tour step ${n}`;
-    case "album": return `album ${n}`;
-    case "single": return `single ${n}`;
-    case "multiplier": return `multiplier ${n}`;
-    case "cash": return `cash lifted on ${a}`;
-    case "fail": return `fail box ${n}`;
-    case "goal": return `goal ${ed.goals[a]?.name || a}`;
+    case "crew": return t("rec.log.crew_slot", { role: ROLE_NAMES[ed.crew[n]?.role] || t("rec.log.crew_word"), slot: n + 1 });
+    case "agenda": return t("rec.log.agenda_box", { n: n + 1 });
+    case "agenda_line": return t("rec.log.agenda_line", { line: lineName(a) });
+    case "assets": return t("rec.log.asset_box", { n: n + 1 });
+    case "asset_pair": return t("rec.log.asset_pair", { a: n + 1, b: n + 2 });
+    case "harmony": return t("rec.log.harmony_box", { colour: colourName(a), n: Number(b) + 1 });
+    case "tour": return t("rec.log.tour_step", { n });
+    case "album": return t("rec.log.album", { n });
+    case "single": return t("rec.log.single", { n });
+    case "multiplier": return t("rec.log.multiplier", { n });
+    case "cash": return t("rec.log.cash", { place: restrictionName(a) });
+    case "fail": return t("rec.log.fail_box", { n });
+    case "goal": return t("rec.log.goal", { name: goalName(ed, a) });
     default: return String(label);
   }
 }
 
-const whoOf = (seats, seat) => seats[seat]?.name || `Player ${seat + 1}`;
+const whoOf = (seats, seat) => seats[seat]?.name || t("rec.log.player", { n: seat + 1 });
 
 function markWords(ed, e) {
   if (e.area === "crew") {
-    const role = ROLE_NAMES[ed.cards[e.card]?.role] || "Crew";
-    return `Crew: ${role} in slot ${e.slot + 1}${e.multiplier ? ` (×${e.multiplier})` : ""}`;
+    const role = ROLE_NAMES[ed.cards[e.card]?.role] || t("rec.card.crew");
+    return t("rec.log.mark_crew", { role, slot: e.slot + 1, times: e.multiplier ? ` (×${e.multiplier})` : "" });
   }
-  return e.area === "agenda" ? `Agenda box ${e.box + 1}` : `Asset box ${e.box + 1}`;
+  return e.area === "agenda" ? t("rec.log.mark_agenda", { n: e.box + 1 }) : t("rec.log.mark_asset", { n: e.box + 1 });
 }
 
 /** One event that starts a line, in words (null for a bonus or a lost bonus: they join a line). */
 function opening(ed, e, seats) {
   const who = e.seat !== undefined ? whoOf(seats, e.seat) : "";
   switch (e.type) {
-    case "lead_singer": return `${who}'s lead singer is ${e.colour}.`;
-    case "week": return `Week ${e.week} starts: hands pass ${e.direction}.`;
-    case "turn": return `Turn ${e.turn}.`;
-    case "draw": return `${who} takes option B and draws a third card.`;
+    case "lead_singer": return t("rec.log.lead_singer", { who, colour: colourName(e.colour) });
+    case "week": return t("rec.log.week", { week: e.week, direction: direction(e.direction) });
+    case "turn": return t("rec.log.turn", { turn: e.turn });
+    case "draw": return t("rec.log.draw", { who });
     case "played": {
-      const title = cardWords(ed, e.card).title;
-      if (e.option) return `${who} plays ${title} (option ${e.option}${e.discarded?.length ? `, ${e.discarded.length} discarded` : ""}).`;
-      return `${who} plays ${title}.`;
+      const card = cardWords(ed, e.card).title;
+      if (e.option) {
+        const discarded = e.discarded?.length ? t("rec.log.discarded", { count: e.discarded.length }) : "";
+        return t("rec.log.played_option", { who, card, option: e.option, discarded });
+      }
+      return t("rec.log.played", { who, card });
     }
-    case "mark": return `${who}: ${markWords(ed, e)}`;
-    case "fail": return `${who} fails ${cardWords(ed, e.card).title}: ${e.box ? `fail box ${e.box}` : "the fail track is full, no tick"}`;
-    case "claimed": return `${who} claims ${e.private ? "a private goal, " : ""}${ed.goals[e.goal]?.name || e.goal} (+${e.points})`;
+    case "mark": return t("rec.log.mark", { who, mark: markWords(ed, e) });
+    case "fail": return t("rec.log.fail", {
+      who, card: cardWords(ed, e.card).title, where: e.box ? t("rec.log.fail_box", { n: e.box }) : t("rec.log.fail_full"),
+    });
+    case "claimed": return t("rec.log.claimed", {
+      who, private: e.private ? t("rec.log.private") : "", goal: goalName(ed, e.goal), points: e.points,
+    });
     case "goal_discarded": return e.why === "solo_row"
-      ? `${ed.goals[e.goal]?.name || e.goal} leaves the goal row unclaimed.`
-      : `${ed.goals[e.goal]?.name || e.goal} is discarded: nobody could claim it.`;
-    case "goal_refilled": return `${ed.goals[e.goal]?.name || e.goal} comes into goal slot ${e.slot + 1}.`;
-    case "weekend": return `Weekend of week ${e.week}.`;
-    case "end_trigger": return `The end is triggered by ${TRIGGERS[e.trigger] || e.trigger}${e.seats?.length && seats.length > 1 ? ` (${e.seats.map((s) => whoOf(seats, s)).join(", ")})` : ""}.`;
-    case "end_ticks": return `${who}: ${e.missing} empty crew ${e.missing === 1 ? "slot ticks" : "slots tick"} ${e.ticks} fail ${e.ticks === 1 ? "box" : "boxes"} at the end${e.ticks < e.missing ? " (the fail track is full)" : ""}.`;
-    case "game_over": return "Game over.";
+      ? t("rec.log.leaves_row", { goal: goalName(ed, e.goal) })
+      : t("rec.log.discarded_goal", { goal: goalName(ed, e.goal) });
+    case "goal_refilled": return t("rec.log.refilled", { goal: goalName(ed, e.goal), slot: e.slot + 1 });
+    case "weekend": return t("rec.log.weekend", { week: e.week });
+    case "end_trigger": return t("rec.log.end_trigger", {
+      trigger: trigger(e.trigger),
+      who: e.seats?.length && seats.length > 1 ? ` (${e.seats.map((s) => whoOf(seats, s)).join(t("common.list_sep"))})` : "",
+    });
+    case "end_ticks": return t("rec.log.end_ticks", {
+      who, missing: e.missing, slots: t("rec.log.slot_ticks", { count: e.missing }), count: e.ticks,
+      boxes: t("rec.log.box", { count: e.ticks }), full: e.ticks < e.missing ? t("rec.log.track_full") : "",
+    });
+    case "game_over": return t("rec.log.game_over");
     default: return null;
   }
 }
 
 function link(ed, e, previousAt) {
-  const from = e.cause !== previousAt ? ` (from ${placeWords(ed, e.cause)})` : "";
+  const from = e.cause !== previousAt ? t("rec.log.from", { place: placeWords(ed, e.cause) }) : "";
   if (e.type === "lost") {
-    const why = e.why === "locked" ? "a cash restriction locks it" : "no box left";
-    return ` → ${bonusWords(e.bonus)} lost: ${why}${from}`;
+    const why = e.why === "locked" ? t("rec.log.locked") : t("rec.log.no_box");
+    return t("rec.log.lost", { bonus: bonusWords(e.bonus), why, from });
   }
   return ` → ${placeWords(ed, e.at)}${from}`;
 }
@@ -88,7 +111,7 @@ export function logLines(ed, events, seats) {
       return;
     }
     if (e.type === "bonus" || e.type === "lost") {
-      const line = { text: `${whoOf(seats, e.seat)}: ${placeWords(ed, e.cause)}`, seat: e.seat, kind: "bonus", index };
+      const line = { text: t("rec.log.mark", { who: whoOf(seats, e.seat), mark: placeWords(ed, e.cause) }), seat: e.seat, kind: "bonus", index };
       lines.push(line);
       chain = { seat: e.seat, line, at: e.cause };
       chain.line.text += link(ed, e, chain.at);
@@ -105,7 +128,7 @@ export function logLines(ed, events, seats) {
       chain = { seat: e.seat, line, at };
     } else chain = null;
   });
-  for (const line of lines) if (!/[.!?]$/.test(line.text)) line.text += ".";
+  for (const line of lines) if (!/[.!?。！？]$/.test(line.text)) line.text += t("rec.log.stop");
   return lines;
 }
 
@@ -114,20 +137,20 @@ export function logLines(ed, events, seats) {
  * scrollable list (newest first too). ``mine`` (optional) is how many of the events are the
  * receiver's own, not yet shown to the others.
  */
-export function logBox(ed, events, seats, { newest = 4, mine = 0, title = "Game log" } = {}) {
+export function logBox(ed, events, seats, { newest = 4, mine = 0, title = t("rec.log.title") } = {}) {
   const lines = logLines(ed, events, seats);
   const hiddenFrom = events.length - mine;
   const item = (line) => el("li", {
     class: `log-line log-${line.kind}${line.index >= hiddenFrom ? " mine" : ""}`,
-    title: line.index >= hiddenFrom ? "Only you see this until everyone is done" : null,
+    title: line.index >= hiddenFrom ? t("rec.log.only_you") : null,
   }, line.text);
   const recent = lines.slice(-newest).reverse();
   const box = el("section", { class: "log", "aria-label": title, "data-lines": String(lines.length) },
     el("h3", {}, title),
-    el("ol", { class: "log-recent", "aria-live": "polite" }, recent.length ? recent.map(item) : el("li", { class: "muted" }, "Nothing yet.")));
+    el("ol", { class: "log-recent", "aria-live": "polite" }, recent.length ? recent.map(item) : el("li", { class: "muted" }, t("rec.log.nothing"))));
   if (lines.length > newest) {
     box.append(el("details", { class: "log-all" },
-      el("summary", {}, `Whole game (${lines.length} lines)`),
+      el("summary", {}, t("rec.log.whole", { count: lines.length })),
       el("ol", { class: "log-list" }, lines.slice().reverse().map(item))));
   }
   return box;

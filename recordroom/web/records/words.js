@@ -1,6 +1,11 @@
 // Draft & Write Records in words: the edition (fetched once), bonus icons, card and goal texts,
 // and the measures a goal condition counts on a board (the same as the engine's, from the view).
 import { api } from "/static/disc-cover/common.js";
+import { t, has, andList, onLanguage } from "/static/common/i18n.js";
+
+// Every word below comes from the catalogue in the page's language. The Records pages draw much
+// from constants made once: another language chosen on the page reloads it.
+onLanguage(() => location.reload());
 
 let editionPromise = null;
 /** The edition's board layout, cards and goals (GET /api/games/records/edition). */
@@ -28,15 +33,21 @@ export const colourOf = (name) => COLOURS[name] || "#999";
 
 // One glyph and one word per bonus; the glyphs are in the DejaVu fonts every page uses.
 export const BONUS = {
-  album: { glyph: "LP", word: "album", tint: "#8e5bd6" },
-  single: { glyph: "♪", word: "single", tint: "#d65b9a" },
-  tour: { glyph: "⚑", word: "tour step", tint: "#2f8f83" },
-  multiplier: { glyph: "×", word: "multiplier", tint: "#c8641e" },
-  cash: { glyph: "$", word: "cash removal", tint: "#3d8b37" },
-  harmony: { glyph: "♫", word: "harmony (any colour)", tint: "#5a6b8c" },
-  agenda: { glyph: "▦", word: "agenda box", tint: "#6b5130" },
-  asset: { glyph: "◆", word: "asset box", tint: "#2c6fa8" },
+  album: { glyph: "LP", word: t("rec.bonus.album"), tint: "#8e5bd6" },
+  single: { glyph: "♪", word: t("rec.bonus.single"), tint: "#d65b9a" },
+  tour: { glyph: "⚑", word: t("rec.bonus.tour"), tint: "#2f8f83" },
+  multiplier: { glyph: "×", word: t("rec.bonus.multiplier"), tint: "#c8641e" },
+  cash: { glyph: "$", word: t("rec.bonus.cash"), tint: "#3d8b37" },
+  harmony: { glyph: "♫", word: t("rec.bonus.harmony"), tint: "#5a6b8c" },
+  agenda: { glyph: "▦", word: t("rec.bonus.agenda"), tint: "#6b5130" },
+  asset: { glyph: "◆", word: t("rec.bonus.asset"), tint: "#2c6fa8" },
 };
+
+/** A colour's name in the page's language ("red", "红色"). */
+export const colourName = (colour) => (has(`rec.colour.${colour}`) ? t(`rec.colour.${colour}`) : colour);
+
+/** A goal's name: the edition's, in the page's language when the catalogue has it. */
+export const goalName = (ed, id) => (has(`rec.goalname.${id}`) ? t(`rec.goalname.${id}`) : ed.goals[id]?.name || id);
 
 /** "harmony:red" -> {kind: "harmony", colour: "red"}. */
 export function splitBonus(name) {
@@ -46,47 +57,34 @@ export function splitBonus(name) {
 
 export function bonusWords(name) {
   const { kind, colour } = splitBonus(name);
-  if (colour) return `${colour} harmony`;
+  if (colour) return t("rec.bonus.harmony_colour", { colour: colourName(colour) });
   return BONUS[kind]?.word || kind;
 }
 
-export const ROLE_NAMES = { singer: "Lead singer", musician: "Musician", producer: "Producer", backstage: "Backstage" };
-const ROLE_PLURAL = { singer: "singers", musician: "musicians", producer: "producers", backstage: "backstage crew" };
+const ROLES = ["singer", "musician", "producer", "backstage"];
+export const ROLE_NAMES = Object.fromEntries(ROLES.map((role) => [role, t(`rec.role.${role}`)]));
+const ROLE_PLURAL = Object.fromEntries(ROLES.map((role) => [role, t(`rec.roles.${role}`)]));
 
 /** What a card is and what it marks, in a line. */
 export function cardWords(ed, id) {
   const card = ed.cards[id];
   if (!card) return { title: id, marks: "" };
-  if (card.kind === "agenda") return { title: "Agenda", marks: "Tick any empty agenda box" };
-  if (card.kind === "asset") return { title: "Asset", marks: "Tick any empty asset box" };
+  if (card.kind === "agenda") return { title: t("rec.card.agenda"), marks: t("rec.card.agenda_marks") };
+  if (card.kind === "asset") return { title: t("rec.card.asset"), marks: t("rec.card.asset_marks") };
   const role = ROLE_NAMES[card.role];
   const marks = card.role === "singer"
-    ? `Lead singer slot · ${card.points} pts · wears your lead colour`
-    : `A ${role.toLowerCase()} slot · ${card.points} pts · sides make harmonies`;
-  return { title: `Crew · ${role}`, marks };
+    ? t("rec.card.singer_marks", { points: card.points })
+    : t("rec.card.crew_marks", { role: t(`rec.role_slot.${card.role}`), points: card.points });
+  return { title: t("rec.card.crew_title", { role }), marks };
 }
 
 /** A goal's condition in words: "4 musicians placed". */
 export function goalCondition(goal) {
   const n = goal.n;
-  switch (goal.kind) {
-    case "crew": return `${n} crew members placed`;
-    case "crew_role": return `${n} ${ROLE_PLURAL[goal.role] || goal.role} placed`;
-    case "crew_points": return `crew worth ${n} points`;
-    case "harmonies": return `${n} harmony boxes ticked`;
-    case "harmony_colour": return `${n} ${goal.colour} harmonies ticked`;
-    case "agenda": return `${n} agenda boxes ticked`;
-    case "agenda_lines": return `${n} agenda lines complete`;
-    case "assets": return `${n} asset boxes ticked`;
-    case "asset_bonuses": return `${n} asset bonuses earned`;
-    case "albums": return `${n} albums released`;
-    case "singles": return `${n} singles released`;
-    case "release": return `${n} releases (albums + singles)`;
-    case "tour": return `tour reaches step ${n}`;
-    case "multipliers": return `${n} multipliers earned`;
-    case "cash": return `${n} cash restrictions lifted`;
-    default: return `${goal.kind} ${n}`;
-  }
+  if (!has(`rec.goal.${goal.kind}`)) return `${goal.kind} ${n}`;
+  return t(`rec.goal.${goal.kind}`, {
+    n, roles: ROLE_PLURAL[goal.role] || goal.role, colour: colourName(goal.colour),
+  });
 }
 
 /** The quantity a goal of that kind counts on a board (a board of the view). */
@@ -123,11 +121,10 @@ export function goalStatus(ed, board, id) {
   return { have, need: goal.n, meets, claimable, already: board.goals.includes(id) };
 }
 
-export const AREA_NAMES = {
-  crew: "Crew", tour: "Tour", release: "Release", agenda: "Agenda", assets: "Assets",
-  harmonies: "Harmonies", multiplier: "Multiplier", fail: "Fail", goals: "Goals", scores: "Scores",
-};
+export const AREA_NAMES = Object.fromEntries(
+  ["crew", "tour", "release", "agenda", "assets", "harmonies", "multiplier", "fail", "goals", "scores"]
+    .map((area) => [area, t(`rec.area.${area}`)]));
 export const SCORING = ["goals", "release", "crew", "tour", "harmonies", "fail"];
 
 export const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
-export const names = (list) => (list.length > 1 ? `${list.slice(0, -1).join(", ")} and ${list.at(-1)}` : list[0] || "");
+export const names = (list) => andList(list);
