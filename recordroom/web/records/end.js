@@ -57,7 +57,8 @@ export function describe(ed, entry, seats) {
 }
 
 /** The replay: step through the log, every sheet as the table saw it after that step. */
-export function replayViewer(ed, code, seats) {
+export function replayViewer(ed, code, seats, options = {}) {
+  const draw = options.board || ((e, b, o) => drawSheet(e, b, { ...o, small: true }));
   const box = el("section", { class: "replay", "aria-label": "Replay" });
   const caption = el("p", { class: "replay-caption", role: "status", "aria-live": "polite" });
   const boards = el("div", { class: "replay-boards" });
@@ -81,7 +82,7 @@ export function replayViewer(ed, code, seats) {
     said.replaceChildren(...lines.map((line) => el("li", {}, line.text)));
     boards.replaceChildren(...v.boards.map((b, i) => el("div", { class: "mini" },
       el("h4", {}, seats[i]?.name || `Player ${i + 1}`, el("b", {}, ` ${b.score}`)),
-      drawSheet(ed, b, { small: true, label: `${seats[i]?.name} at step ${step}` }))));
+      draw(ed, b, { label: `${seats[i]?.name} at step ${step}` }))));
     box.dataset.step = String(step);
   }
   const go = (n) => show(Math.max(0, Math.min(steps, n)));

@@ -6,15 +6,6 @@
 //            "assets:0", "harmony:5", "cash:2", "fail"); preview: Set of keys to outline only.
 import { el } from "/static/disc-cover/common.js";
 import { AREA_NAMES, BONUS, SCORING, bonusWords, colourOf, ROLE_NAMES } from "./words.js";
-import { t, has } from "/static/common/i18n.js";
-
-/** An agenda line's short label under the grid ("row 1", "col 2", "diagonal") in words. */
-function lineLabel(name) {
-  const [kind, n] = String(name).split(" ");
-  if (kind === "column") return t("rec.sheet.col", { n });
-  if (kind === "anti-diagonal") return t("rec.sheet.anti");
-  return has(`rec.line.${kind}`) ? t(`rec.line.${kind}`, { n }) : name;
-}
 
 const NS = "http://www.w3.org/2000/svg";
 const INK = "#233a8b"; // the pencil
@@ -64,8 +55,14 @@ function lock(x, y, lifted) {
     s("title", {}, lifted ? "cash restriction lifted" : "cash restriction: lift it with a cash bonus first"),
     s("rect", { x: x - 11, y: y - 8, width: 22, height: 17, rx: 3, fill: lifted ? "#cfe8c8" : "#3d8b37", stroke: "#1d4d1a" }),
     s("path", { d: `M${x - 6} ${y - 8}v-4a6 6 0 0 1 12 0${lifted ? "" : "v4"}`, fill: "none", stroke: "#1d4d1a", "stroke-width": 2.2 }),
-    text(x, y + 1, "$", { "font-size": 12, "font-weight": 700, fill: lifted ? "#1d4d1a" : "#fff" }),
+    text(x, y + 1, "$", { "font-size": 15, "font-weight": 700, fill: lifted ? "#1d4d1a" : "#fff" }),
     lifted ? s("line", { x1: x - 13, y1: y + 10, x2: x + 13, y2: y - 10, stroke: INK, "stroke-width": 2.5 }) : null);
+}
+
+/** The cash restriction's lock on its own, for HTML text (the legend, the table's boards). */
+export function lockIcon(lifted = false, attributes = {}) {
+  return s("svg", { viewBox: "-14 -22 28 34", class: "legend-lock", role: "img", "aria-label": lifted ? "cash restriction lifted" : "cash restriction", ...attributes },
+    lock(0, 0, lifted));
 }
 
 /** A box that can be a target: its key, outline and label. */
@@ -133,7 +130,8 @@ function crewArea(ctx) {
     const key = `crew:${i}`;
     const group = box(ctx, key, x, y, C, C, { class: `box slot role-${slot.role}${placed ? " placed" : ""}${locked ? " locked" : ""}` }, inner);
     if (slot.cash !== null && ctx.targets.has(`cash:${slot.cash}`)) {
-      return [group, box(ctx, `cash:${slot.cash}`, x + 4, y + 4, 30, 30, { class: "box cash-target", fill: "none" })];
+      // As big as a finger (40 px on a phone), over the lock in the slot's corner.
+      return [group, box(ctx, `cash:${slot.cash}`, x + 2, y + 2, 66, 66, { class: "box cash-target", fill: "none" })];
     }
     return group;
   });
@@ -162,27 +160,28 @@ function crewArea(ctx) {
 }
 
 function trackArea(ctx, list, filled, key, labelOf, options = {}) {
-  const U = options.size || 46, G = 8;
+  // A long track wraps into rows of `columns` boxes, so that a box stays finger-sized on a phone.
+  const U = options.size || 46, G = 8, columns = options.columns || list.length, H = U + 34;
   const parts = list.map((bonus, i) => {
-    const x = G + i * (U + G), y = G;
+    const x = G + (i % columns) * (U + G), y = G + Math.floor(i / columns) * H;
     const done = i < filled;
     return box(ctx, `${key}:${i}`, x, y, U, U, { class: `box${done ? " ticked" : ""}` },
       labelOf ? text(x + U / 2, y + U / 2, labelOf(i), { "font-size": 14, fill: "#5b4a36", "font-weight": 700 }) : null,
       done ? tick(x + U / 2, y + U / 2, U) : null,
       bonusIcon(bonus, x + U / 2, y + U + 13, 10, done));
   });
-  return { parts, width: G + list.length * (U + G), height: U + 34 };
+  return { parts, width: G + Math.min(list.length, columns) * (U + G), height: Math.ceil(list.length / columns) * H };
 }
 
 function releaseArea(ctx) {
   const { ed, board } = ctx;
-  const albums = trackArea(ctx, ed.release.albums, board.albums, "album", null);
-  const singles = trackArea(ctx, ed.release.singles, board.singles, "single", null);
+  const albums = trackArea(ctx, ed.release.albums, board.albums, "album", null, { columns: 4 });
+  const singles = trackArea(ctx, ed.release.singles, board.singles, "single", null, { columns: 4 });
   const width = 78 + Math.max(albums.width, singles.width);
   return svg(width, albums.height + singles.height + 8,
-    text(38, 31, t("rec.sheet.albums"), { "font-size": 13, "font-weight": 700, fill: "#5b4a36" }),
+    text(38, 31, "Albums", { "font-size": 13, "font-weight": 700, fill: "#5b4a36" }),
     s("g", { transform: "translate(70 0)" }, albums.parts),
-    text(38, albums.height + 39, t("rec.sheet.singles"), { "font-size": 13, "font-weight": 700, fill: "#5b4a36" }),
+    text(38, albums.height + 39, "Singles", { "font-size": 13, "font-weight": 700, fill: "#5b4a36" }),
     s("g", { transform: `translate(70 ${albums.height + 8})` }, singles.parts));
 }
 
@@ -211,7 +210,7 @@ function agendaArea(ctx) {
     const done = line.boxes.every((b) => board.agenda.includes(b));
     const g = bonusIcon(line.bonus, X(column) + U / 2, Y(row) + U / 2 - 6, 13, done);
     if (g) { g.prepend(s("title", {}, `${line.name}: ${bonusWords(line.bonus)}`)); parts.push(g); }
-    parts.push(text(X(column) + U / 2, Y(row) + U / 2 + 15, lineLabel(line.name),
+    parts.push(text(X(column) + U / 2, Y(row) + U / 2 + 15, line.name.replace("column ", "col ").replace("anti-diagonal", "anti-diag"),
       { "font-size": 8.5, fill: "#7a6a55" }));
   }
   return svg(X(maxColumn) + U + G, Y(maxRow) + U + G, parts);
@@ -239,14 +238,14 @@ function tourArea(ctx) {
     const here = i === board.tour - 1;
     const g = box(ctx, `tour:${i}`, x, y, U, U, { class: `box step${done ? " ticked" : ""}${here ? " here" : ""}`, fill: done ? "#e7f0ff" : "#fffdf6" },
       text(x + U / 2, y + U / 2 - 4, String(step.points), { "font-size": 20, "font-weight": 700, fill: done ? INK : "#5b4a36" }),
-      text(x + U / 2, y + U - 9, t("rec.sheet.step", { n: i + 1 }), { "font-size": 9, fill: "#7a6a55" }),
+      text(x + U / 2, y + U - 9, `step ${i + 1}`, { "font-size": 9, fill: "#7a6a55" }),
       done ? s("circle", { cx: x + U / 2, cy: y + U / 2 - 4, r: 15, fill: "none", stroke: INK, "stroke-width": 2.5 }) : null,
       bonusIcon(step.bonus, x + U - 4, y + U + 8, 10, done),
       step.cash !== null ? lock(x + 6, y + U + 8, lifted) : null,
       here ? s("g", {}, s("title", {}, "you are here"), s("path", { d: `M${x + U / 2 - 9} ${y - 2}l9 -10l9 10z`, fill: INK })) : null);
     parts.push(g);
     if (step.cash !== null && ctx.targets.has(`cash:${step.cash}`)) {
-      parts.push(box(ctx, `cash:${step.cash}`, x - 8, y + U - 6, 28, 28, { class: "box cash-target", fill: "none" }));
+      parts.push(box(ctx, `cash:${step.cash}`, x - 19, y + U - 18, 52, 52, { class: "box cash-target", fill: "none" }));
     }
   });
   return svg(G + per * (U + G), 2 * (U + G + 22) + 4, parts);
@@ -269,19 +268,27 @@ function multiplierArea(ctx) {
 
 function assetsArea(ctx) {
   const { ed, board } = ctx;
-  const U = 46, G = 22;
+  // Two rows in a snake (the second runs back right to left), so that a box is finger-sized on a
+  // phone; each bonus sits between the two boxes it joins.
+  const U = 46, G = 22, per = Math.ceil(ed.assets.boxes / 2);
+  const place = (i) => {
+    const row = Math.floor(i / per), k = i % per;
+    const column = row === 0 ? k : per - 1 - k;
+    return [10 + column * (U + G), 8 + row * (U + G)];
+  };
   const parts = [];
   for (let i = 0; i < ed.assets.boxes; i += 1) {
-    const x = 10 + i * (U + G), y = 8;
+    const [x, y] = place(i);
     const done = board.assets.includes(i);
     parts.push(box(ctx, `assets:${i}`, x, y, U, U, { class: `box${done ? " ticked" : ""}` }, done ? tick(x + U / 2, y + U / 2, U) : null));
   }
   ed.assets.bonuses.forEach((bonus, i) => {
-    const x = 10 + (i + 1) * (U + G) - G / 2;
+    const [x0, y0] = place(i), [x1, y1] = place(i + 1);
     const done = board.assets.includes(i) && board.assets.includes(i + 1);
-    parts.push(bonusIcon(bonus, x, 8 + U / 2, 10, done));
+    parts.push(bonusIcon(bonus, (x0 + x1) / 2 + U / 2, (y0 + y1) / 2 + U / 2, 10, done));
   });
-  return svg(20 + ed.assets.boxes * (U + G) - G, U + 16, parts);
+  const rows = ed.assets.boxes > per ? 2 : 1;
+  return svg(20 + per * (U + G) - G, 16 + rows * (U + G) - G, parts);
 }
 
 function harmoniesArea(ctx) {
@@ -438,5 +445,5 @@ export function legend() {
   return el("div", { class: "legend", "aria-label": "Bonus icons" },
     Object.entries(BONUS).map(([name, info]) => el("span", { class: "legend-item" },
       el("span", { class: "legend-icon", style: { background: info.tint } }, info.glyph), info.word)),
-    el("span", { class: "legend-item" }, s("svg", { viewBox: "-14 -22 28 34", width: 22, height: 26, class: "legend-lock", "aria-hidden": "true" }, lock(0, 0, false)), "cash restriction (a lock)"));
+    el("span", { class: "legend-item" }, lockIcon(false, { "aria-hidden": "true", role: null, "aria-label": null }), "cash restriction (a lock)"));
 }
