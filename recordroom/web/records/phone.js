@@ -9,6 +9,8 @@ import {
 } from "./words.js";
 import { cardFace, goalCard, directionLine } from "./cards.js";
 import { logBox, placeWords } from "./log.js";
+import { t, errorText } from "/static/common/i18n.js";
+import { colourName, goalName } from "./words.js";
 
 let code = normaliseCode(location.pathname.split("/join/")[1] || new URLSearchParams(location.search).get("room"));
 let live = null;
@@ -64,9 +66,9 @@ $("#join-form").addEventListener("submit", async (event) => {
     enter();
   } catch (error) {
     $("#join-error").textContent =
-      error.code === "room/not_found" ? `No room ${code}: check the code on the table screen.` :
-      error.code === "room/started" ? "That game has started already; ask the table to hand you a seat." :
-      error.code === "room/full" ? "That table is full." : error.message;
+      error.code === "room/not_found" ? t("rec.ph.no_room", { code }) :
+      error.code === "room/started" ? t("rec.ph.started") :
+      error.code === "room/full" ? t("error.room/full") : errorText(error);
   } finally {
     $("#join-button").disabled = false;
   }
@@ -86,7 +88,7 @@ async function enter() {
     onAgain: (newCode) => { tokens.setSeat(newCode, tokens.seat(code)); code = newCode; live.moveTo(code); },
     onClosed: (closeCode) => {
       tokens.dropSeat(code);
-      showJoin(closeCode === 4000 ? "The table took this seat back: it removed it or gave it to another phone. Join again?" : closeCode === 4404 ? `Room ${code} is gone.` : "That seat is no longer yours. Join again?");
+      showJoin(closeCode === 4000 ? t("rec.ph.taken_back") : closeCode === 4404 ? t("dc.phone.gone", { code }) : t("dc.phone.not_yours"));
     },
     // Back online: a choice sent while the link was down never arrived; the state that comes
     // with the new connection sends it again if it still stands.
@@ -150,7 +152,7 @@ function keyLabel(key) {
     return `${colour} harmony box ${i % ed.harmonies.columns + 1}`;
   }
   if (kind === "cash") return `Lift the cash restriction on ${ed.restrictions[i]}`;
-  if (kind === "fail") return "Fail the card";
+  if (kind === "fail") return t("rec.ph.fail_the_card");
   return key;
 }
 
@@ -248,11 +250,11 @@ function choose(action) {
   if (action.type === "fail") {
     const penalty = ed.fail.penalties[board.fails];
     text = penalty === undefined
-      ? "Fail this card? Your fail track is full: the card is just discarded."
-      : `Fail this card? It ticks fail box ${board.fails + 1} (${penalty} points on the fail track).`;
+      ? t("rec.ph.fail_full")
+      : t("rec.ph.fail_tick", { box: board.fails + 1, penalty });
     if (lost.length) text += ` Its ${names(lost.map(bonusWords))} bonus is lost: nowhere to put it.`;
   } else if (lost.length) {
-    text = `This loses a bonus: ${names(lost.map(bonusWords))} has nowhere to go. Mark it anyway?`;
+    text = t("rec.ph.lose_bonus", { bonuses: names(lost.map(bonusWords)) });
   }
   if (!text) { send(action); return; }
   confirming = { text, action };
@@ -269,13 +271,13 @@ function render(state) {
   $("#me-name").textContent = me.name;
   const disc = $("#me-disc");
   disc.firstElementChild.textContent = initials(me.name);
-  document.title = `Records · ${me.name}`;
+  document.title = t("rec.ph.doc", { name: me.name });
   document.body.dataset.version = String(state.version);
   if (state.status === "lobby" || !view || !ed) {
     disc.style.setProperty("--c", seatColour(state.seat ?? 0));
     document.body.dataset.phase = "lobby";
     $("#phase-title").textContent = `You're in, ${me.name}!`;
-    $("#phase-hint").textContent = "Waiting for the table to start the game. Keep this page open.";
+    $("#phase-hint").textContent = t("rec.ph.wait_start");
     $("#panel").replaceChildren();
     $("#players").replaceChildren(...state.seats.map((seat) => el("span", { class: "player-chip" },
       el("span", { class: "disc tiny", style: { "--c": seatColour(seat.seat) } }, el("span", {}, initials(seat.name))),
@@ -307,15 +309,16 @@ function render(state) {
   }
 
   const solo = view.players === 1;
-  $("#me-round").textContent = solo ? `solo · turn ${view.turn}` : view.week ? `week ${view.week} · pick ${view.round} of ${ed.picks_per_week}` : "setup";
-  $("#points").replaceChildren(el("span", {}, el("b", {}, String(board.score)), " pts"));
+  $("#me-round").textContent = solo ? t("rec.ph.round.solo", { turn: view.turn })
+    : view.week ? t("rec.ph.round.week", { week: view.week, round: view.round, picks: ed.picks_per_week }) : t("rec.ph.round.setup");
+  $("#points").replaceChildren(el("span", {}, el("b", {}, String(board.score)), t("rec.pts")));
 
   const legal = state.legal_actions;
   const targets = new Map();
   let preview = new Set();
   if (view.phase === "mark" && !chooser && !wish) {
     for (const [key] of targetsOf(legal)) targets.set(key, keyLabel(key));
-    if (legal.some((a) => a.type === "fail")) targets.set("fail", "Fail the card: tick the next fail box");
+    if (legal.some((a) => a.type === "fail")) targets.set("fail", t("rec.ph.fail_target"));
   }
   if (view.phase === "pick" || view.phase === "turn" || view.phase === "third") {
     const shown = wish?.action.card || you.pending;
@@ -389,54 +392,60 @@ function renderStatus(state) {
   const you = view.you;
   const phase = view.phase;
   const waiting = (view.waiting || []).filter((s) => s !== state.seat).map((s) => state.seats[s]?.name);
-  const waitText = waiting.length ? `Still choosing: ${names(waiting)}.` : "";
+  const waitText = waiting.length ? t("rec.ph.still_choosing", { names: names(waiting) }) : "";
+  const wait = waitText;
   let title = "", hint = "";
   if (phase === "lead_singer") {
-    title = "Choose your lead singer's colour";
-    hint = you.pending ? `Your lead singer is ${you.pending}; change it until everyone has chosen. ${waitText}` : "The lead singer slot wears this colour on all four sides.";
+    title = t("rec.ph.lead.title");
+    hint = you.pending ? t("rec.ph.lead.chosen", { colour: colourName(you.pending), wait }) : t("rec.ph.lead.hint");
   } else if (phase === "keep") {
-    title = "Keep one private goal";
-    hint = you.pending ? `Kept. You can change until everyone has chosen. ${waitText}` : "Only you see it; you may claim it at the end of each weekend.";
+    title = t("rec.ph.keep.title");
+    hint = you.pending ? t("rec.ph.keep.kept", { wait }) : t("rec.ph.keep.hint");
   } else if (phase === "pick") {
-    title = `Week ${view.week} · pick ${view.round} of ${ed.picks_per_week}`;
-    hint = you.pending ? `Locked in. Tap another card to change it until everyone has picked. ${waitText}` : "Pick one card, secretly. The sheet shows where it could go.";
+    title = t("rec.ph.pick.title", { week: view.week, round: view.round, picks: ed.picks_per_week });
+    hint = you.pending ? t("rec.ph.pick.locked", { wait }) : t("rec.ph.pick.hint");
   } else if (phase === "mark") {
     const still = (view.marking || []).filter((s) => s !== state.seat).map((s) => state.seats[s]?.name);
     if (you.to_act && you.played) {
-      title = `Mark your ${cardWords(ed, you.played).title}`;
+      title = t("rec.ph.mark.title", { card: cardWords(ed, you.played).title });
       const placeable = state.legal_actions.some((a) => a.type === "mark");
-      hint = placeable ? "Tap a glowing place on your sheet, or fail the card." : "No place for it on your sheet: it can only be failed.";
+      hint = placeable ? t("rec.ph.mark.hint") : t("rec.ph.mark.nowhere");
     } else if (you.to_act && you.queue.length) {
-      title = `Bonus: ${bonusWords(you.queue[0])}`;
+      title = t("rec.ph.bonus.title", { bonus: bonusWords(you.queue[0]) });
       const cause = you.queue_causes?.[0];
-      hint = `${cause ? `Earned by ${placeWords(ed, cause)}. ` : ""}Choose where it goes: tap a glowing place or a button.`;
+      hint = t("rec.ph.bonus.hint", { earned: cause ? t("rec.ph.bonus.earned", { place: placeWords(ed, cause) }) : "" });
     } else if (you.to_act) {
-      title = "Your marks are in";
-      hint = you.chose ? "Look them over: Done ends your marking, Undo takes the marks back." : "Nothing to choose this time: done in a moment.";
+      title = t("rec.ph.marks_in");
+      hint = you.chose ? t("rec.ph.marks_in.look") : t("rec.ph.marks_in.auto");
     } else {
-      title = view.current_goal || view.players === 1 ? "Marking" : `Week ${view.week} · marking`;
-      hint = still.length ? `Done. Still marking: ${names(still)}.` : "Done. Waiting for the others to mark their sheets.";
+      title = view.current_goal || view.players === 1 ? t("rec.ph.marking") : t("rec.ph.week_marking", { week: view.week });
+      hint = still.length ? t("rec.ph.done_still", { names: names(still) }) : t("rec.ph.done_wait");
     }
   } else if (phase === "claim") {
-    const goal = ed.goals[view.current_goal];
-    title = `Weekend: ${goal?.name}`;
-    hint = you.to_act ? "You can claim this goal. Claim it or pass: several players may claim it." : you.pending ? `You chose to ${you.pending}. ${waitText}` : `You cannot claim it. ${waitText}`;
+    title = t("rec.ph.weekend.title", { goal: goalName(ed, view.current_goal) });
+    hint = you.to_act ? t("rec.ph.weekend.can")
+      : you.pending ? t(you.pending === "claim" ? "rec.ph.weekend.chose_claim" : "rec.ph.weekend.chose_pass", { wait })
+      : t("rec.ph.weekend.cannot", { wait });
   } else if (phase === "private") {
-    title = "Weekend: your private goal";
-    hint = you.to_act ? "Claim your private goal now, or keep it for a later weekend." : "Waiting for the private goals to be decided.";
+    title = t("rec.ph.private.title");
+    hint = you.to_act ? t("rec.ph.private.can") : t("rec.ph.private.wait");
   } else if (phase === "turn") {
-    title = `Solo · turn ${view.turn}`;
-    hint = "Option A: play one of the two cards, the other is discarded. Option B: draw a third card.";
+    title = t("rec.ph.solo.title", { turn: view.turn });
+    hint = t("rec.ph.solo.hint");
   } else if (phase === "third") {
-    title = `Solo · turn ${view.turn} · option B`;
-    hint = "All one type or all different: play any card. Two of a type: play the odd one out. Then you may claim a goal.";
+    title = t("rec.ph.solo.b.title", { turn: view.turn });
+    hint = t("rec.ph.solo.b.hint");
   } else if (phase === "goal") {
-    title = "Solo · claim a goal?";
-    hint = "Claim one goal of the row you meet, or pass. Then the 4th goal leaves (unless you claimed it), the row shifts right and a new goal comes in.";
+    title = t("rec.ph.solo.goal.title");
+    hint = t("rec.ph.solo.goal.hint");
   } else if (phase === "over") {
-    title = "Game over";
+    title = t("rec.ph.over");
     hint = "";
   }
+  // The help link opens the part of the rules this phase is about.
+  const part = { lead_singer: "setup", keep: "setup", pick: "week", mark: "areas", claim: "weekend", private: "weekend",
+    turn: "solo", third: "solo", goal: "solo", over: "end" }[phase] || "";
+  if ($("#phase-help")) $("#phase-help").href = `/how-to-play/records${part ? `#${part}` : ""}`;
   $("#phase-title").textContent = title;
   $("#phase-hint").textContent = hint;
 }
@@ -457,7 +466,7 @@ function renderPanel(state) {
   const legal = state.legal_actions;
   const panel = $("#panel");
   const parts = [];
-  const sending = wish ? el("p", { class: "sending" }, "Sending…") : null;
+  const sending = wish ? el("p", { class: "sending" }, t("rec.ph.sending")) : null;
   const pendingOf = () => wish?.action.card || wish?.action.colour || wish?.action.goal || you.pending;
   const changeable = !you.to_act && you.pending !== null;
 
@@ -472,7 +481,7 @@ function renderPanel(state) {
     const chosen = pendingOf();
     parts.push(el("div", { class: "goal-choices" }, you.dealt.map((id) => el("div", { class: `goal-pick${chosen === id ? " chosen" : ""}` },
       goalCard(ed, id, view.boards[state.seat]),
-      choiceButton(chosen === id ? "Kept ✓" : "Keep this one", { type: "keep", goal: id }, { pressed: chosen === id })))));
+      choiceButton(chosen === id ? t("rec.ph.kept") : t("rec.ph.keep_this"), { type: "keep", goal: id }, { pressed: chosen === id })))));
   } else if (view.phase === "pick" || view.phase === "turn" || view.phase === "third") {
     const hand = you.hand;
     const chosen = pendingOf();
@@ -482,7 +491,7 @@ function renderPanel(state) {
     const arriving = view.phase === "pick" && lastRound && lastRound !== roundKey && view.round > 1;
     lastRound = roundKey;
     const cls = `hand${arriving ? (view.direction === "clockwise" ? " from-left" : " from-right") : ""}`;
-    parts.push(el("div", { class: cls, role: "group", "aria-label": "Your hand" }, hand.map((id) => {
+    parts.push(el("div", { class: cls, role: "group", "aria-label": t("rec.ph.hand") }, hand.map((id) => {
       const allowed = playable.has(id) || canChange;
       const isChosen = chosen === id;
       const face = cardFace(ed, id, { chosen: isChosen });
@@ -492,24 +501,24 @@ function renderPanel(state) {
         "data-act": you.to_act && allowed ? "pick" : null, "data-change": canChange ? "pick" : null, "data-card": id,
         "aria-pressed": String(isChosen), "aria-label": `${cardWords(ed, id).title}: ${cardWords(ed, id).marks}${nowhere ? " (no place for it: it would be failed)" : ""}${isChosen ? " (your pick)" : ""}`,
         onclick: () => send({ type: "pick", card: id }),
-      }, face, nowhere ? el("span", { class: "no-place" }, "No place for it: it would be failed") : null,
+      }, face, nowhere ? el("span", { class: "no-place" }, t("rec.ph.nowhere")) : null,
       isChosen ? el("span", { class: "lock", "aria-hidden": "true" }, wish ? "…" : "✓") : null);
     })));
     if (view.phase === "pick") parts.push(directionLine(view, state.seat, state.seats));
     if (legal.some((a) => a.type === "draw")) {
       parts.push(el("button", { type: "button", class: "quiet option-b", "data-act": "draw", onclick: () => send({ type: "draw" }) },
-        `Option B: draw a third card (${plural(view.deck, "card", "cards")} left)`));
+        t("rec.ph.option_b", { cards: t("rec.ph.cards", { count: view.deck }) })));
     }
   } else if (view.phase === "mark" && you.to_act) {
     const undo = legal.some((a) => a.type === "undo")
       ? el("button", { type: "button", class: "quiet undo-button", "data-act": "undo", onclick: () => send({ type: "undo" }) },
-        `Undo my marks (${3 - (you.undos || 0)} left)`) : null;
+        t("rec.ph.undo", { count: 3 - (you.undos || 0) })) : null;
     if (you.played) {
       const placeable = legal.some((a) => a.type === "mark");
       parts.push(el("div", { class: "played" }, cardFace(ed, you.played, { chosen: true }),
-        placeable ? null : el("p", { class: "no-place" }, "No place for it: it would be failed.")));
+        placeable ? null : el("p", { class: "no-place" }, t("rec.ph.nowhere_stop"))));
       parts.push(el("button", { type: "button", class: `${placeable ? "quiet " : ""}fail-button`, "data-act": "fail", onclick: () => choose({ type: "fail" }) },
-        "Fail this card (tick a fail box)"));
+        t("rec.ph.fail_card")));
     } else if (!you.queue.length && legal.some((a) => a.type === "done")) {
       parts.push(el("div", { class: "done-row" },
         el("button", { type: "button", class: "done-button", "data-act": "done", onclick: () => send({ type: "done" }) }, "Done"),
@@ -525,7 +534,7 @@ function renderPanel(state) {
         el("p", {}, `${plural(options.length, "place glows", "places glow")} on your ${names(areas)}.`,
           you.queue.length > 1 ? el("span", { class: "muted" }, ` Then: ${you.queue.slice(1).map(bonusWords).join(", ")}.`) : ""),
         options.length <= 6 ? el("div", { class: "bonus-choices" }, buttons)
-          : el("details", {}, el("summary", {}, "Or choose from a list"), el("div", { class: "bonus-choices" }, buttons))));
+          : el("details", {}, el("summary", {}, t("rec.ph.or_list")), el("div", { class: "bonus-choices" }, buttons))));
       if (undo) parts.push(undo);
     }
   } else if (view.phase === "claim" || view.phase === "private") {
@@ -535,22 +544,22 @@ function renderPanel(state) {
       const canClaim = legal.some((a) => a.type === "claim") || (changeable && view.phase === "claim");
       const chosen = wish ? wish.action.type : you.pending;
       parts.push(el("div", { class: "claim-buttons" },
-        canClaim ? choiceButton(chosen === "claim" ? "Claimed ✓" : "Claim", { type: "claim", goal: id }, { pressed: chosen === "claim" }) : null,
+        canClaim ? choiceButton(chosen === "claim" ? t("rec.ph.claimed") : t("rec.ph.claim"), { type: "claim", goal: id }, { pressed: chosen === "claim" }) : null,
         choiceButton(chosen === "pass" ? "Passed" : "Pass", { type: "pass" }, { class: "quiet", pressed: chosen === "pass" })));
     }
   } else if (view.phase === "goal" && you.to_act) {
     parts.push(el("div", { class: "claim-buttons" },
-      legal.filter((a) => a.type === "claim").map((a) => choiceButton(`Claim ${ed.goals[a.goal].name}`, a, { key: "claim" })),
+      legal.filter((a) => a.type === "claim").map((a) => choiceButton(t("rec.ph.claim_goal", { goal: goalName(ed, a.goal) }), a, { key: "claim" })),
       choiceButton("Pass", { type: "pass" }, { class: "quiet" })));
   }
   if (sending) parts.push(sending);
   const mine = state.seats[state.seat];
   if (mine?.bot && view.phase !== "over") {
     parts.unshift(el("div", { class: "bot-plays" },
-      el("p", {}, `A bot${mine.level ? ` (${mine.level})` : ""} plays your seat for now.`),
+      el("p", {}, t("rec.ph.bot_plays", { level: mine.level ? ` (${t(`common.level.${mine.level}`)})` : "" })),
       el("button", { type: "button", id: "take-back", onclick: () => {
-        if (!live?.send({ type: "take_back" })) $("#error").textContent = "No connection: try again in a moment.";
-      } }, "Take my seat back")));
+        if (!live?.send({ type: "take_back" })) $("#error").textContent = t("common.offline");
+      } }, t("dc.phone.take_back"))));
   }
   if (view.players > 1 && view.phase !== "over") {
     const box = el("input", { type: "checkbox", id: "pass-unmet", checked: you.pass_unmet ? "" : null,
@@ -574,7 +583,7 @@ function renderPlayers(state) {
     return el("span", { class: `player-chip${waiting.has(seat.seat) ? " waiting" : ""}${seat.seat === state.seat ? " me" : ""}` },
       el("span", { class: "disc tiny", "data-seat-colour": seatColour(seat.seat),
         style: { "--c": seatColour(seat.seat), "box-shadow": b.lead_singer ? `0 0 0 3px ${colourOf(b.lead_singer)}` : null } }, el("span", {}, initials(seat.name))),
-      el("span", {}, el("b", {}, seat.name), ` ${b.score} pts`, status ? el("small", {}, ` · ${status}`) : null));
+      el("span", {}, el("b", {}, seat.name), ` ${t("rec.pts_n", { points: b.score })}`, status ? el("small", {}, ` · ${status}`) : null));
   }));
 }
 
@@ -585,8 +594,8 @@ function renderGoals(state) {
   const row = view.public_goals.map((id, i) => id
     ? goalCard(ed, id, board, { current: id === view.current_goal, slot: solo ? i + 1 : null, leaving: solo && i === view.public_goals.length - 1 })
     : el("div", { class: "goal-card empty" }, "—"));
-  const parts = [el("h3", {}, solo ? "Goal row (shifts right →)" : "Public goals"), el("div", { class: "goal-row" }, row)];
-  if (view.you.private_goal) parts.push(el("h3", {}, "Your private goal"), goalCard(ed, view.you.private_goal, board));
+  const parts = [el("h3", {}, solo ? t("rec.ph.goal_row") : t("rec.ph.goals_public")), el("div", { class: "goal-row" }, row)];
+  if (view.you.private_goal) parts.push(el("h3", {}, t("rec.ph.private_goal")), goalCard(ed, view.you.private_goal, board));
   $("#goals").replaceChildren(...parts);
 }
 
@@ -603,8 +612,8 @@ function renderSheet(state, board, targets, preview) {
   // outlined, and tapping an area opens that area's tab, where the boxes are finger-sized.
   const overview = narrow() && tab === "all";
   const sheet = overview
-    ? drawSheet(ed, board, { preview: new Set([...preview, ...targets.keys()]), label: "Your sheet" })
-    : drawSheet(ed, board, { targets, preview, onTarget: tapTarget, label: "Your sheet" });
+    ? drawSheet(ed, board, { preview: new Set([...preview, ...targets.keys()]), label: t("rec.ph.your_sheet") })
+    : drawSheet(ed, board, { targets, preview, onTarget: tapTarget, label: t("rec.ph.your_sheet") });
   if (overview) {
     for (const section of sheet.querySelectorAll(".area")) {
       section.addEventListener("click", (event) => {
@@ -614,7 +623,7 @@ function renderSheet(state, board, targets, preview) {
       });
     }
   }
-  const tabs = [["all", "All"], ...AREA_ORDER.map((a) => [a, AREA_NAMES[a]])];
+  const tabs = [["all", t("rec.ph.all")], ...AREA_ORDER.map((a) => [a, AREA_NAMES[a]])];
   $("#tabs").replaceChildren(...tabs.map(([area, label]) => el("button", {
     type: "button", class: `tab${tab === area ? " current" : ""}${busy.has(area) ? " busy" : look.has(area) ? " look" : ""}`,
     "aria-pressed": String(tab === area), "data-tab": area,
@@ -632,10 +641,10 @@ function renderChooser(state) {
   if (confirming) {
     box.hidden = false;
     box.replaceChildren(el("div", { class: "chooser-card" },
-      el("h3", { id: "chooser-title" }, confirming.action.type === "fail" ? "Fail the card?" : "Lose a bonus?"),
+      el("h3", { id: "chooser-title" }, confirming.action.type === "fail" ? t("rec.ph.fail_q") : t("rec.ph.lose_q")),
       el("p", { class: "confirm-text" }, confirming.text),
       el("button", { type: "button", "data-act": "confirm", onclick: () => { const a = confirming.action; confirming = null; send(a); } },
-        confirming.action.type === "fail" ? "Yes, fail it" : "Yes, mark it"),
+        confirming.action.type === "fail" ? t("rec.ph.yes_fail") : t("rec.ph.yes_mark")),
       el("button", { type: "button", class: "quiet", onclick: () => { confirming = null; render(last); } }, "Back")));
     return;
   }
@@ -645,9 +654,10 @@ function renderChooser(state) {
   box.hidden = false;
   box.replaceChildren(el("div", { class: "chooser-card" },
     el("h3", { id: "chooser-title" }, keyLabel(chooser.key)),
-    el("p", { class: "muted" }, "Use a multiplier on this crew member?"),
+    el("p", { class: "muted" }, t("rec.ph.multiplier_q")),
     chooser.actions.map((a) => el("button", { type: "button", "data-act": `mult:${a.multiplier}`, onclick: () => choose(a) },
-      a.multiplier === null ? `No multiplier: ${card.points} pts` : `×${values[a.multiplier]}: ${card.points * values[a.multiplier]} pts`)),
+      a.multiplier === null ? t("rec.ph.no_multiplier", { points: card.points })
+        : t("rec.ph.with_multiplier", { times: values[a.multiplier], points: card.points * values[a.multiplier] }))),
     el("button", { type: "button", class: "quiet", onclick: () => { chooser = null; render(last); } }, "Back")));
 }
 
@@ -659,7 +669,7 @@ function renderOver(state) {
   if (replayShown) return;
   replayShown = true;
   box.replaceChildren(resultTable(ed, state), replayViewer(ed, code, state.seats));
-  $("#phase-title").textContent = state.seats.length === 1 ? `Game over: ${state.result.rank}` : "Game over";
+  $("#phase-title").textContent = state.seats.length === 1 ? t("rec.ph.over_rank", { rank: state.result.rank }) : t("rec.ph.over");
 }
 
 window.addEventListener("resize", () => { if (last) render(last); });

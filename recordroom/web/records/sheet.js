@@ -6,6 +6,15 @@
 //            "assets:0", "harmony:5", "cash:2", "fail"); preview: Set of keys to outline only.
 import { el } from "/static/disc-cover/common.js";
 import { AREA_NAMES, BONUS, SCORING, bonusWords, colourOf, ROLE_NAMES } from "./words.js";
+import { t, has } from "/static/common/i18n.js";
+
+/** An agenda line's short label under the grid ("row 1", "col 2", "diagonal") in words. */
+function lineLabel(name) {
+  const [kind, n] = String(name).split(" ");
+  if (kind === "column") return t("rec.sheet.col", { n });
+  if (kind === "anti-diagonal") return t("rec.sheet.anti");
+  return has(`rec.line.${kind}`) ? t(`rec.line.${kind}`, { n }) : name;
+}
 
 const NS = "http://www.w3.org/2000/svg";
 const INK = "#233a8b"; // the pencil
@@ -179,9 +188,9 @@ function releaseArea(ctx) {
   const singles = trackArea(ctx, ed.release.singles, board.singles, "single", null, { columns: 4 });
   const width = 78 + Math.max(albums.width, singles.width);
   return svg(width, albums.height + singles.height + 8,
-    text(38, 31, "Albums", { "font-size": 13, "font-weight": 700, fill: "#5b4a36" }),
+    text(38, 31, t("rec.sheet.albums"), { "font-size": 13, "font-weight": 700, fill: "#5b4a36" }),
     s("g", { transform: "translate(70 0)" }, albums.parts),
-    text(38, albums.height + 39, "Singles", { "font-size": 13, "font-weight": 700, fill: "#5b4a36" }),
+    text(38, albums.height + 39, t("rec.sheet.singles"), { "font-size": 13, "font-weight": 700, fill: "#5b4a36" }),
     s("g", { transform: `translate(70 ${albums.height + 8})` }, singles.parts));
 }
 
@@ -210,7 +219,7 @@ function agendaArea(ctx) {
     const done = line.boxes.every((b) => board.agenda.includes(b));
     const g = bonusIcon(line.bonus, X(column) + U / 2, Y(row) + U / 2 - 6, 13, done);
     if (g) { g.prepend(s("title", {}, `${line.name}: ${bonusWords(line.bonus)}`)); parts.push(g); }
-    parts.push(text(X(column) + U / 2, Y(row) + U / 2 + 15, line.name.replace("column ", "col ").replace("anti-diagonal", "anti-diag"),
+    parts.push(text(X(column) + U / 2, Y(row) + U / 2 + 15, lineLabel(line.name),
       { "font-size": 8.5, fill: "#7a6a55" }));
   }
   return svg(X(maxColumn) + U + G, Y(maxRow) + U + G, parts);
@@ -238,7 +247,7 @@ function tourArea(ctx) {
     const here = i === board.tour - 1;
     const g = box(ctx, `tour:${i}`, x, y, U, U, { class: `box step${done ? " ticked" : ""}${here ? " here" : ""}`, fill: done ? "#e7f0ff" : "#fffdf6" },
       text(x + U / 2, y + U / 2 - 4, String(step.points), { "font-size": 20, "font-weight": 700, fill: done ? INK : "#5b4a36" }),
-      text(x + U / 2, y + U - 9, `step ${i + 1}`, { "font-size": 9, fill: "#7a6a55" }),
+      text(x + U / 2, y + U - 9, t("rec.sheet.step", { n: i + 1 }), { "font-size": 9, fill: "#7a6a55" }),
       done ? s("circle", { cx: x + U / 2, cy: y + U / 2 - 4, r: 15, fill: "none", stroke: INK, "stroke-width": 2.5 }) : null,
       bonusIcon(step.bonus, x + U - 4, y + U + 8, 10, done),
       step.cash !== null ? lock(x + 6, y + U + 8, lifted) : null,

@@ -7,7 +7,8 @@ import { legend } from "./sheet.js";
 import { tableBoard } from "./board.js";
 import { goalCard } from "./cards.js";
 import { resultTable, replayViewer } from "./end.js";
-import { loadEdition, soloEdition, cardWords, colourOf, names, goalStatus, plural } from "./words.js";
+import { loadEdition, soloEdition, cardWords, colourOf, colourName, names, goalStatus } from "./words.js";
+import { t } from "/static/common/i18n.js";
 import { logBox } from "./log.js";
 import { qrSvg } from "/static/disc-cover/qr.js";
 
@@ -101,10 +102,11 @@ function render(state) {
     }
     if (hostToken && !$("#play-again")) {
       over.prepend(el("button", { type: "button", id: "play-again", onclick: () => api("POST", `/api/rooms/${code}/again`, undefined, hostToken)
-        .catch((e) => { $("#host-error").textContent = e.message; }) }, "Play again"));
+        .catch((e) => { $("#host-error").textContent = e.message; }) }, t("rec.table.play_again")));
     }
   } else { over.hidden = true; overShown = false; }
-  document.title = `Records · ${view.phase === "over" ? "game over" : view.players > 1 ? `week ${view.week}` : `turn ${view.turn}`}`;
+  document.title = view.phase === "over" ? t("rec.table.doc_over")
+    : view.players > 1 ? t("rec.table.doc_week", { week: view.week }) : t("rec.table.doc_turn", { turn: view.turn });
 }
 
 function renderLobby(state) {
@@ -112,18 +114,15 @@ function renderLobby(state) {
   $("#lobby-code").textContent = code;
   $("#seats").replaceChildren(...state.seats.map((seat) => el("li", { class: seat.connected ? "" : "away" },
     el("span", { class: "disc tiny", style: { "--c": seatColour(seat.seat) } }, el("span", {}, initials(seat.name))),
-    ` ${seat.name}${seat.bot ? " · bot" : ""}${seat.connected ? "" : " · away"} `,
-    hostToken ? el("button", { type: "button", class: "quiet small", "aria-label": `Remove ${seat.name}`,
+    ` ${seat.name}${seat.bot ? t("rec.table.seat_bot") : ""}${seat.connected ? "" : t("rec.table.seat_away")} `,
+    hostToken ? el("button", { type: "button", class: "quiet small", "aria-label": t("dc.lobby.remove", { name: seat.name }),
       onclick: () => api("DELETE", `/api/rooms/${code}/seats/${seat.seat}`, undefined, hostToken) }, "✕") : null)));
-  if (!state.seats.length) $("#seats").append(el("li", { class: "muted" }, "Nobody yet."));
+  if (!state.seats.length) $("#seats").append(el("li", { class: "muted" }, t("rec.table.nobody")));
   $("#start").disabled = state.seats.length < 1;
 }
 
-const PHASES = {
-  lead_singer: "Setup: lead singer colours", keep: "Setup: private goals", pick: "Picking a card",
-  mark: "Marking the sheets", claim: "Weekend: claiming goals", private: "Weekend: private goals",
-  turn: "Option A or B", third: "Option B: a third card", goal: "Claiming a goal", over: "Game over",
-};
+const PHASES = Object.fromEntries(["lead_singer", "keep", "pick", "mark", "claim", "private", "turn", "third", "goal", "over"]
+  .map((phase) => [phase, t(`rec.phase.${phase}`)]));
 
 function renderRound(state) {
   const view = state.view;
@@ -131,34 +130,34 @@ function renderRound(state) {
   const marking = (view.marking || []).map((s) => state.seats[s]?.name);
   const bits = [];
   if (view.players > 1) {
-    bits.push(el("span", { class: "chip" }, view.week ? `Week ${view.week}` : "Setup"));
-    if (view.week && (view.phase === "pick" || (view.phase === "mark" && !view.current_goal && view.revealed.some(Boolean)))) bits.push(el("span", { class: "chip" }, `Pick ${view.round} of ${ed.picks_per_week}`));
-    bits.push(el("span", { class: "chip direction-chip" }, view.direction === "clockwise" ? "↻ clockwise" : "↺ counter-clockwise"));
+    bits.push(el("span", { class: "chip" }, view.week ? t("rec.table.week", { week: view.week }) : t("rec.table.setup")));
+    if (view.week && (view.phase === "pick" || (view.phase === "mark" && !view.current_goal && view.revealed.some(Boolean)))) bits.push(el("span", { class: "chip" }, t("rec.table.pick_of", { round: view.round, picks: ed.picks_per_week })));
+    bits.push(el("span", { class: "chip direction-chip" }, view.direction === "clockwise" ? t("rec.table.clockwise") : t("rec.table.counter")));
   } else {
-    bits.push(el("span", { class: "chip" }, `Solo · turn ${view.turn}`));
-    if (view.option) bits.push(el("span", { class: "chip" }, `Option ${view.option}`));
+    bits.push(el("span", { class: "chip" }, t("rec.table.solo_turn", { turn: view.turn })));
+    if (view.option) bits.push(el("span", { class: "chip" }, t("rec.table.option", { option: view.option })));
   }
-  bits.push(el("span", { class: "chip" }, `Deck: ${plural(view.deck, "card", "cards")}`));
+  bits.push(el("span", { class: "chip" }, t("rec.table.deck", { count: view.deck })));
   bits.push(el("span", { class: "chip phase-chip" }, PHASES[view.phase] || view.phase));
-  if (waiting.length) bits.push(el("span", { class: "chip waiting-chip" }, `Still choosing: ${names(waiting)}`));
-  if (marking.length) bits.push(el("span", { class: "chip waiting-chip marking-chip" }, `Still marking: ${names(marking)}`));
+  if (waiting.length) bits.push(el("span", { class: "chip waiting-chip" }, t("rec.table.still_choosing", { names: names(waiting) })));
+  if (marking.length) bits.push(el("span", { class: "chip waiting-chip marking-chip" }, t("rec.table.still_marking", { names: names(marking) })));
   if (state.timer) bits.push(el("span", { class: "chip timer-chip", "data-remaining": String(state.timer.remaining) }, `⏱ ${Math.ceil(state.timer.remaining)} s`));
-  if (view.ending && view.phase !== "over") bits.push(el("span", { class: "chip ending-chip" }, "Last week: the end is triggered"));
+  if (view.ending && view.phase !== "over") bits.push(el("span", { class: "chip ending-chip" }, t("rec.table.last_week")));
   $("#round-info").replaceChildren(...bits);
 }
 
 function renderGoals(state) {
   const view = state.view;
   const solo = view.players === 1;
-  $("#table-goals").replaceChildren(el("h2", {}, solo ? "Goal row (shifts right →)" : "Public goals"),
+  $("#table-goals").replaceChildren(el("h2", {}, solo ? t("rec.table.goal_row") : t("rec.table.goals")),
     el("div", { class: "goal-row" }, view.public_goals.map((id, i) => {
       if (!id) return el("div", { class: "goal-card empty" }, "—");
       const card = goalCard(ed, id, solo ? view.boards[0] : null,
         { current: id === view.current_goal, slot: solo ? i + 1 : null, leaving: solo && i === view.public_goals.length - 1 });
       if (!solo) {
         const meets = state.seats.filter((seat) => goalStatus(ed, view.boards[seat.seat], id).claimable);
-        card.append(el("span", { class: "goal-meets" }, meets.length ? ["Can claim: ", ...meets.map((seat) =>
-          el("span", { class: "disc tiny", title: seat.name, style: { "--c": seatColour(seat.seat) } }, el("span", {}, initials(seat.name))))] : "Nobody meets it yet"));
+        card.append(el("span", { class: "goal-meets" }, meets.length ? [t("rec.table.can_claim"), ...meets.map((seat) =>
+          el("span", { class: "disc tiny", title: seat.name, style: { "--c": seatColour(seat.seat) } }, el("span", {}, initials(seat.name))))] : t("rec.table.nobody_meets")));
       }
       return card;
     })));
@@ -175,18 +174,18 @@ function renderBoards(state) {
     const board = view.boards[seat.seat];
     const revealed = view.revealed?.[seat.seat];
     let status = "";
-    if (marking) status = `${revealed ? `${cardWords(ed, revealed).title} · ` : ""}${waiting.has(seat.seat) ? "marking…" : "done ✓"}`;
-    else if (choosing) status = waiting.has(seat.seat) ? "choosing…" : "chosen ✓";
-    else if (view.phase === "mark" && revealed) status = `plays ${cardWords(ed, revealed).title}`;
-    if (seat.away !== null && seat.away !== undefined) status = `${status ? `${status} · ` : ""}phone away ${Math.round(seat.away)} s`;
+    if (marking) status = `${revealed ? `${cardWords(ed, revealed).title} · ` : ""}${waiting.has(seat.seat) ? t("rec.table.marking") : t("rec.table.done")}`;
+    else if (choosing) status = waiting.has(seat.seat) ? t("rec.table.choosing") : t("rec.table.chosen");
+    else if (view.phase === "mark" && revealed) status = t("rec.table.plays", { card: cardWords(ed, revealed).title });
+    if (seat.away !== null && seat.away !== undefined) status = `${status ? `${status} · ` : ""}${t("rec.table.away", { seconds: Math.round(seat.away) })}`;
     return el("article", { class: `player-board${waiting.has(seat.seat) ? " waiting" : ""}`, "data-seat": seat.seat },
       el("header", {},
-        el("span", { class: "disc tiny", "data-seat-colour": seatColour(seat.seat), title: board.lead_singer ? `lead singer: ${board.lead_singer}` : null,
+        el("span", { class: "disc tiny", "data-seat-colour": seatColour(seat.seat), title: board.lead_singer ? t("rec.table.lead", { colour: colourName(board.lead_singer) }) : null,
           style: { "--c": seatColour(seat.seat), "box-shadow": board.lead_singer ? `0 0 0 3px ${colourOf(board.lead_singer)}` : null } }, el("span", {}, initials(seat.name))),
-        el("b", { class: "board-name" }, seat.name, seat.bot ? el("small", { class: "muted" }, ` bot${seat.level ? ` · ${seat.level}` : ""}`) : null),
+        el("b", { class: "board-name" }, seat.name, seat.bot ? el("small", { class: "muted" }, `${t("rec.table.bot")}${seat.level ? ` · ${t(`common.level.${seat.level}`)}` : ""}`) : null),
         el("span", { class: "board-status" }, status),
-        el("b", { class: "board-score" }, `${board.score}`, el("small", {}, " pts"))),
-      tableBoard(ed, board, { label: `${seat.name}'s sheet` }));
+        el("b", { class: "board-score" }, `${board.score}`, el("small", {}, t("rec.table.pts")))),
+      tableBoard(ed, board, { label: t("rec.table.sheet_of", { name: seat.name }) }));
   }));
   if (!$("#table-legend")) $("#table-boards").after(el("div", { id: "table-legend" }, legend()));
 }
@@ -199,19 +198,19 @@ function seatControls(state, seat) {
   if (!hostToken || state.status !== "playing") return null;
   const path = `/api/rooms/${code}/seats/${seat.seat}/bot`;
   const fail = (e) => { $("#host-error").textContent = e.message; };
-  const level = el("select", { "aria-label": `Bot level for ${seat.name}`, "data-level-seat": String(seat.seat),
+  const level = el("select", { "aria-label": t("rec.table.bot_level", { name: seat.name }), "data-level-seat": String(seat.seat),
     onchange: (event) => api("POST", path, { level: event.target.value }, hostToken).catch(fail) },
-  LEVELS.map((l) => el("option", { value: l, selected: (seat.level || "normal") === l ? "" : null }, l)));
+  LEVELS.map((l) => el("option", { value: l, selected: (seat.level || "normal") === l ? "" : null }, t(`common.level.${l}`))));
   level.value = seat.level || "normal";
   return el("div", { class: "seat-controls" },
     seat.bot ? level : el("button", { type: "button", class: "quiet small", "data-hand-bot": String(seat.seat),
-      onclick: () => api("POST", path, {}, hostToken).catch(fail) }, "Hand to a bot"),
+      onclick: () => api("POST", path, {}, hostToken).catch(fail) }, t("rec.table.hand_bot")),
     el("button", { type: "button", class: "quiet small", "data-new-phone": String(seat.seat), onclick: async () => {
       try {
         const answer = await api("DELETE", path, { name: seat.name }, hostToken);
         showSeatLink(seat, answer.token);
       } catch (e) { fail(e); }
-    } }, "New phone"));
+    } }, t("rec.table.new_phone")));
 }
 
 /** The link and QR code that give a seat to a new phone (the link carries the seat's new token, so
@@ -236,10 +235,10 @@ function renderHostBar(state) {
   const seconds = state.timer?.seconds ?? null;
   if (!bar.dataset.built) {
     bar.dataset.built = "1";
-    bar.append(el("label", {}, "Pick timer ", el("select", { id: "timer-select", "aria-label": "Pick timer",
+    bar.append(el("label", {}, `${t("rec.table.pick_timer")} `, el("select", { id: "timer-select", "aria-label": t("rec.table.pick_timer"),
       onchange: (event) => api("POST", `/api/rooms/${code}/timer`, { seconds: Number(event.target.value) }, hostToken)
         .catch((e) => { $("#host-error").textContent = e.message; }) },
-    [0, 15, 30, 60].map((s) => el("option", { value: String(s) }, s ? `${s} s` : "off")))));
+    [0, 15, 30, 60].map((s) => el("option", { value: String(s) }, s ? t("common.seconds", { count: s }) : t("rec.table.timer_off"))))));
   }
   if (seconds !== null && document.activeElement !== $("#timer-select")) $("#timer-select").value = String(seconds);
   for (const seat of state.seats) {
