@@ -39,7 +39,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import redis
@@ -271,11 +271,16 @@ class RedisStore(OneWriteShorthands):
             raise StoreUnavailable(f"{shown_url(url)} is not a Redis address: {error}") from error
         return cls(client, prefix, shown_url(url))
 
-    def hold_server(self, ttl: float = SERVER_LEASE_TTL) -> Lease:
+    def hold_server(
+        self,
+        ttl: float = SERVER_LEASE_TTL,
+        on_lost: Callable[[str | None], None] | None = None,
+    ) -> Lease:
         """Takes this store's server lease, fences every write with it and keeps renewing it.
 
         One server process per Redis database and prefix: raises StoreUnavailable (saying who
-        holds it) when another process holds the lease. :meth:`close` releases it.
+        holds it) when another process holds the lease. ``on_lost`` is called (on the keeper's
+        thread, with the new holder) if the lease is ever lost. :meth:`close` releases it.
         """
         lease = Lease(self.client, f"{self.prefix}server", ttl)
         try:
@@ -289,7 +294,7 @@ class RedisStore(OneWriteShorthands):
                 f"(prefix {self.prefix}); one process per Redis database and prefix"
             )
         self.fence = lease
-        self._keeper = LeaseKeeper(lease).start()
+        self._keeper = LeaseKeeper(lease, on_lost).start()
         return lease
 
     def _appendonly(self) -> tuple[str, str] | None:

@@ -15,8 +15,9 @@ import io
 import os
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from recordroom.server.store import Store
@@ -186,8 +187,14 @@ class StoreError(Exception):
     """A ``--store`` that names nothing usable, or a store that cannot be reached."""
 
 
-def open_store(where: str, lease: float = 10.0) -> tuple[Store, str]:
-    """The store ``--store`` names, and how the banner tells it; raises StoreError."""
+def open_store(
+    where: str, lease: float = 10.0, on_lost: Callable[[str | None], None] | None = None
+) -> tuple[Store, str]:
+    """The store ``--store`` names, and how the banner tells it; raises StoreError.
+
+    A Redis store is held with a lease of ``lease`` seconds; ``on_lost`` is called if another
+    process ever takes it.
+    """
     if where.startswith("sqlite:"):
         from recordroom.server.store import SqliteStore
 
@@ -206,7 +213,7 @@ def open_store(where: str, lease: float = 10.0) -> tuple[Store, str]:
         except StoreUnavailable as error:
             raise StoreError(str(error)) from error
         try:
-            store.hold_server(lease)
+            store.hold_server(lease, on_lost)
         except (StoreUnavailable, ValueError) as error:
             store.close()
             raise StoreError(str(error)) from error
@@ -217,7 +224,8 @@ def open_store(where: str, lease: float = 10.0) -> tuple[Store, str]:
 def run(args: argparse.Namespace) -> int:
     """Starts the server and blocks until it is stopped.
 
-    Exit codes: 2 for a bad option, 3 for a store that cannot be opened or reached.
+    Exit codes: 2 for a bad option, 3 for a store that cannot be opened, reached or held (a
+    process whose Redis store another process took over stops serving, with exit code 3).
     """
     for folder in args.music:
         if not folder.is_dir():
@@ -228,9 +236,18 @@ def run(args: argparse.Namespace) -> int:
     url = join_url(args.host, args.port)
     store: Store | None = None
     kept_in: str | None = None
+    taken_by: list[str | None] = []
+    running: list[Any] = []
+
+    def lease_lost(holder: str | None) -> None:
+        # Every write is refused from now on (fenced): stop serving, let clients go to the holder.
+        taken_by.append(holder)
+        for server in running:
+            server.should_exit = True  # uvicorn's own way out: a clean shutdown
+
     if args.store is not None:
         try:
-            store, kept_in = open_store(args.store, args.lease)
+            store, kept_in = open_store(args.store, args.lease, lease_lost)
         except StoreError as error:
             from recordroom.server.redis_store import shown_url
 
@@ -238,13 +255,27 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"recordroom serve: error: --store {shown}: {error}\n")
             return 3
     try:
-        return _serve(args, url, store, kept_in)
+        code = _serve(args, url, store, kept_in, running, taken_by)
     finally:
         if store is not None:
             store.close()
+    if taken_by:
+        sys.stderr.write(
+            f"recordroom serve: error: --store: another process ({taken_by[0]}) took the store "
+            "over; stopped serving\n"
+        )
+        return 3
+    return code
 
 
-def _serve(args: argparse.Namespace, url: str, store: Store | None, kept_in: str | None) -> int:
+def _serve(
+    args: argparse.Namespace,
+    url: str,
+    store: Store | None,
+    kept_in: str | None,
+    running: list[Any],
+    taken_by: list[str | None],
+) -> int:
     import uvicorn
 
     from recordroom.media.packs import PackError
@@ -284,5 +315,8 @@ def _serve(args: argparse.Namespace, url: str, store: Store | None, kept_in: str
         timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
     )
     quiet_logs()  # after the Config: it sets up uvicorn's loggers
-    uvicorn.Server(config).run()
+    server = uvicorn.Server(config)
+    running.append(server)
+    server.should_exit = bool(taken_by)  # the store was taken over before it could start
+    server.run()
     return 0

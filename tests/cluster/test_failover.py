@@ -200,3 +200,24 @@ def test_sigkill_the_serving_process_and_the_other_takes_over_losing_nothing(
         api.close()
         a.stop()
         b.stop()
+
+
+def test_a_process_whose_store_was_taken_over_stops_serving(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    redis_server.flush()
+    a = Server(redis_server.url, tmp_path, "a")
+    a.start()
+    try:
+        probe = RedisStore.from_url(redis_server.url)
+        assert probe.client.get("rr:server") is not None
+        # As if A had been cut off from Redis past its lease and another process took over.
+        probe.client.set("rr:server", "elsewhere:1:x", px=60_000)
+        assert a.process is not None
+        assert a.process.wait(timeout=LEASE + WAIT) == 3
+        said = a.output.read_text()
+        assert "another process (elsewhere:1:x) took the store over; stopped serving" in said
+        assert probe.client.get("rr:server") == b"elsewhere:1:x"  # A did not release it
+        probe.close()
+    finally:
+        a.stop()

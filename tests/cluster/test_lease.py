@@ -46,11 +46,11 @@ def test_one_holder_at_a_time_and_only_the_holder_renews_or_releases(
 
 
 def test_a_lease_nobody_renews_ends_and_another_takes_it(client: redis.Redis) -> None:
-    first = Lease(client, "rr:lease:x", 0.3, holder="A")
-    second = Lease(client, "rr:lease:x", 0.3, holder="B")
+    first = Lease(client, "rr:lease:x", 1.0, holder="A")
+    second = Lease(client, "rr:lease:x", 1.0, holder="B")
     assert first.acquire()
     assert not second.acquire()
-    time.sleep(0.45)
+    time.sleep(1.3)
     assert second.acquire()
     assert not first.renew()  # A's time is over: it cannot extend B's lease
     assert second.current_holder() == "B"
@@ -59,12 +59,12 @@ def test_a_lease_nobody_renews_ends_and_another_takes_it(client: redis.Redis) ->
 def test_a_keeper_holds_the_lease_past_its_time_and_gives_it_up_when_stopped(
     client: redis.Redis,
 ) -> None:
-    lease = Lease(client, "rr:lease:x", 0.3, holder="A")
+    lease = Lease(client, "rr:lease:x", 1.5, holder="A")
     assert lease.acquire()
     keeper = LeaseKeeper(lease).start()
-    time.sleep(1.0)
+    time.sleep(4.0)  # well past the lease's time to live: renewed meanwhile
     assert lease.current_holder() == "A"
-    assert not Lease(client, "rr:lease:x", 0.3, holder="B").acquire()
+    assert not Lease(client, "rr:lease:x", 1.5, holder="B").acquire()
     keeper.stop()
     assert lease.current_holder() is None
 
@@ -94,15 +94,15 @@ def test_one_server_per_store_and_a_process_that_lost_its_lease_writes_nothing(
     first = RedisStore.from_url(redis_server.url)
     second = RedisStore.from_url(redis_server.url)
     try:
-        lease = first.hold_server(0.4)
+        lease = first.hold_server(1.0)
         first.create_room(seatless("ABCD"))
         with pytest.raises(StoreUnavailable, match=f"another server process \\({lease.holder}\\)"):
-            second.hold_server(0.4)
+            second.hold_server(1.0)
         # A pause longer than the lease: the renewals stop, the lease ends, B takes over.
         assert first._keeper is not None
         first._keeper.stop(release=False)
-        time.sleep(0.6)
-        second.hold_server(0.4)
+        time.sleep(1.3)
+        second.hold_server(1.0)
         with pytest.raises(StoreUnavailable, match="no longer holds rr:server"):
             first.commit([[AppendAction("ABCD", 0, 0, {"late": True})]])
         assert second.read_log("ABCD") == []
