@@ -19,10 +19,12 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Body, Depends, FastAPI, Request, WebSocket
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter, ValidationError
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
@@ -415,6 +417,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()
         )
         return _error_response(ErrorCode.REQUEST_INVALID, problems, 422, _lang_of(request))
+
+    @app.exception_handler(HTTPException)
+    async def unparsed_body(request: Request, error: HTTPException) -> Response:
+        # FastAPI answers 400 {"detail": ...} for a body it cannot even parse (JSON nested past
+        # the decoder's depth): that is a malformed body like any other.
+        if error.status_code == 400:
+            message = f"body: {error.detail}"
+            return _error_response(ErrorCode.REQUEST_INVALID, message, 422, _lang_of(request))
+        return await http_exception_handler(request, error)
 
     errors: dict[int | str, dict[str, Any]] = {
         status: {"model": ErrorOut} for status in (403, 404, 409, 413, 422, 429, 503)

@@ -447,7 +447,8 @@ def _learned_checkpoint() -> Path | None:
 def _check_shape(action: Any, phase: str) -> None:
     if not isinstance(action, dict):
         raise MalformedAction(f"records: action {action!r} in phase {phase} is not an object")
-    keys = KEYS.get(action.get("type"))  # type: ignore[arg-type]
+    kind = action.get("type")  # any JSON: a list or an object is no type either
+    keys = KEYS.get(kind) if isinstance(kind, str) else None
     if keys is None or keys != action.keys():
         raise MalformedAction(
             f"records: action {action!r} in phase {phase} is not a Records action "
