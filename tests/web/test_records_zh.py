@@ -7,6 +7,7 @@ word but names. (What is not checked here: the sheet's drawn labels and the end 
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -64,8 +65,6 @@ def parts_text_latin(page: Page) -> list[str]:
         """(sel) => [...document.querySelectorAll(sel)].map((n) => n.innerText).join(" ")""",
         PARTS,
     )
-    import re
-
     found = {w for w in re.findall(r"[A-Za-z][A-Za-z'’]+", words)}
     return sorted(found - {"Sol", "LP", "Records"})
 
@@ -111,6 +110,43 @@ def test_a_solo_game_in_chinese(
         assert parts_text_latin(page) == []
         if screenshots is not None:
             save_small(page, screenshots / "records-laptop-solo-zh.png")
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_the_table_screen_in_chinese_through_a_game_of_bots(
+    browser: Browser, fast_server: FastServer, screenshots: Path | None
+) -> None:
+    """The table screen in Chinese: a room of three bots plays to its end (bots act at once);
+    the chips, the goals, the log, the end screen's score table and the replay's caption and log
+    show no Latin word but the bots' names. (The compact boards of the table are not scanned.)"""
+    context = browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(f"{fast_server.base}/records")
+        page.click("#open-room")
+        expect(page.locator("#lobby")).to_be_visible()
+        for count in (1, 2, 3):
+            page.click("#add-bot")
+            expect(page.locator("#seats li")).to_have_count(count)
+        assert latin_words(page, {"Bot", "Records"}) == []
+        page.click("#start")
+        expect(page.locator("#table-over")).to_be_visible(timeout=120_000)
+        expect(page.locator("#verdict")).to_contain_text(re.compile("获胜|共享胜利"))
+        expect(page.locator(".score-table")).to_contain_text("总分")
+        text = page.evaluate(
+            """() => ["#round-info", "#table-goals", "#table-log", "#table-over .results",
+                      "#table-over .replay-caption", "#table-over .replay-log"]
+                .map((s) => document.querySelector(s)?.innerText || "").join(" ")"""
+        )
+        found = {w for w in re.findall(r"[A-Za-z][A-Za-z'’]+", text)}
+        assert sorted(found - {"Bot", "LP"}) == []
+        if screenshots is not None:
+            save_small(page, screenshots / "records-table-end-zh.png")
     finally:
         context.close()
     assert not errors, errors

@@ -454,5 +454,5 @@ export function legend() {
   return el("div", { class: "legend", "aria-label": "Bonus icons" },
     Object.entries(BONUS).map(([name, info]) => el("span", { class: "legend-item" },
       el("span", { class: "legend-icon", style: { background: info.tint } }, info.glyph), info.word)),
-    el("span", { class: "legend-item" }, lockIcon(false, { "aria-hidden": "true", role: null, "aria-label": null }), "cash restriction (a lock)"));
+    el("span", { class: "legend-item" }, lockIcon(false, { "aria-hidden": "true", role: null, "aria-label": null }), t("rec.sheet.lock")));
 }
