@@ -245,6 +245,10 @@ class RedisStore(OneWriteShorthands):
         self.fence: Lease | None = None
         """A lease every job checks first: when set, a job is written only while it is held."""
         self._keeper: LeaseKeeper | None = None
+        self.on_behind: Callable[[str], None] | None = None
+        """Called (with Redis's reason) when a room's log in Redis is shorter than the action
+        asked for: Redis lost acknowledged actions (a restart without them), and the rooms in
+        this process's memory are ahead of it."""
         self.appendonly = self._appendonly()
         """Redis's ``appendonly`` and ``appendfsync`` settings, when Redis tells them."""
         if self.appendonly is not None and self.appendonly[0] != "yes":
@@ -331,7 +335,11 @@ class RedisStore(OneWriteShorthands):
                 continue
             answer = next(answers)
             if answer != "OK":
-                errors[position] = StoreRefused(answer.removeprefix("REFUSED "))
+                why = answer.removeprefix("REFUSED ")
+                errors[position] = StoreRefused(why)
+                if "would skip actions" in why and self.on_behind is not None:
+                    log.critical("Redis at %s lost acknowledged actions: %s", self.where, why)
+                    self.on_behind(why)
         return errors
 
     def _run(self, jobs: list[list[str]]) -> list[str]:

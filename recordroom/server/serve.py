@@ -236,18 +236,29 @@ def run(args: argparse.Namespace) -> int:
     url = join_url(args.host, args.port)
     store: Store | None = None
     kept_in: str | None = None
-    taken_by: list[str | None] = []
+    stopped_because: list[str] = []
     running: list[Any] = []
+
+    def stop_serving(why: str) -> None:
+        stopped_because.append(why)
+        for server in running:
+            server.should_exit = True  # uvicorn's own way out: a clean shutdown
 
     def lease_lost(holder: str | None) -> None:
         # Every write is refused from now on (fenced): stop serving, let clients go to the holder.
-        taken_by.append(holder)
-        for server in running:
-            server.should_exit = True  # uvicorn's own way out: a clean shutdown
+        stop_serving(f"another process ({holder}) took the store over")
+
+    def behind(why: str) -> None:
+        # Rooms here are further on than Redis: a restart serves what Redis kept.
+        stop_serving(f"Redis lost acknowledged actions ({why}); restart to serve what it kept")
 
     if args.store is not None:
         try:
             store, kept_in = open_store(args.store, args.lease, lease_lost)
+            from recordroom.server.redis_store import RedisStore
+
+            if isinstance(store, RedisStore):
+                store.on_behind = behind
         except StoreError as error:
             from recordroom.server.redis_store import shown_url
 
@@ -255,15 +266,13 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"recordroom serve: error: --store {shown}: {error}\n")
             return 3
     try:
-        code = _serve(args, url, store, kept_in, running, taken_by)
+        code = _serve(args, url, store, kept_in, running, stopped_because)
     finally:
         if store is not None:
             store.close()
-    if taken_by:
-        sys.stderr.write(
-            f"recordroom serve: error: --store: another process ({taken_by[0]}) took the store "
-            "over; stopped serving\n"
-        )
+    if stopped_because:
+        why = stopped_because[0]
+        sys.stderr.write(f"recordroom serve: error: --store: {why}; stopped serving\n")
         return 3
     return code
 
@@ -274,7 +283,7 @@ def _serve(
     store: Store | None,
     kept_in: str | None,
     running: list[Any],
-    taken_by: list[str | None],
+    stopped_because: list[str],
 ) -> int:
     import uvicorn
 
@@ -317,6 +326,6 @@ def _serve(
     quiet_logs()  # after the Config: it sets up uvicorn's loggers
     server = uvicorn.Server(config)
     running.append(server)
-    server.should_exit = bool(taken_by)  # the store was taken over before it could start
+    server.should_exit = bool(stopped_because)  # the store was taken over before it could start
     server.run()
     return 0

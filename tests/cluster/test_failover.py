@@ -221,3 +221,55 @@ def test_a_process_whose_store_was_taken_over_stops_serving(
         probe.close()
     finally:
         a.stop()
+
+
+def test_a_redis_that_lost_acknowledged_actions_makes_the_server_restart_from_it(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    redis_server.flush()
+    a = Server(redis_server.url, tmp_path, "a")
+    a.start()
+    seats: list[Player] = []
+    api = httpx.Client(base_url=a.url, timeout=WAIT)
+    try:
+        room = api.post("/api/rooms", json={"game": "records"}).json()
+        code, host = room["code"], {"Authorization": f"Bearer {room['host_token']}"}
+        tokens = [
+            api.post(f"/api/rooms/{code}/seats", json={"name": f"P{i}"}).json()["token"]
+            for i in range(2)
+        ]
+        assert api.post(f"/api/rooms/{code}/start", headers=host).is_success
+        seats = [Player(a, code, t) for t in tokens]
+        rng = random.Random(3)
+        log: list[dict[str, Any]] = []
+        for p in seats:
+            p.read_until(0)
+        for _ in range(3):
+            play_one(seats, log, rng)
+        # Redis comes back without the last acknowledged action (everysec and a power cut).
+        probe = RedisStore.from_url(redis_server.url)
+        probe.client.rpop(f"rr:log:{code}")
+        seat, action = choose(seats, rng)
+        seats[seat].ws.send(json.dumps({"type": "act", "version": len(log), "action": action}))
+        refused = json.loads(seats[seat].ws.recv(timeout=WAIT))
+        assert refused["type"] == "error" and refused["code"] == "server/store", refused
+        assert a.process is not None and a.process.wait(timeout=WAIT) == 3
+        said = a.output.read_text()
+        assert "Redis lost acknowledged actions" in said and "would skip actions" in said
+        for p in seats:
+            p.close()
+        seats = []
+
+        b = Server(redis_server.url, tmp_path, "b")
+        b.start()
+        try:
+            assert httpx.get(f"{b.url}/api/rooms/{code}", timeout=WAIT).json()["version"] == 2
+            assert probe.read_log(code) == log[:2]
+        finally:
+            b.stop()
+        probe.close()
+    finally:
+        for p in seats:
+            p.close()
+        api.close()
+        a.stop()
