@@ -22,8 +22,6 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-_KEEP: Any = object()
-
 
 def _compile(source: str, name: str, namespace: dict[str, Any]) -> Any:
     # The source is written here from the class's own field names, never from outside input.
@@ -47,19 +45,18 @@ def with_draft(cls: type[T]) -> type[T]:
             "__qualname__": f"{cls.__qualname__}.Draft",
         },
     )
-    namespace = {"_new": object.__new__, "_draft": draft, "_cls": cls, "_KEEP": _KEEP}
+    namespace = {"_new": object.__new__, "_draft": draft, "_cls": cls}
     copy = "".join(f"    d.{f} = s.{f}\n" for f in fields)
     thaw = _compile(f"def thaw(s):\n    d = _new(_draft)\n{copy}    return d\n", "thaw", namespace)
     freeze = _compile(
         "def freeze(d):\n    d.__class__ = _cls\n    return d\n", "freeze", dict(namespace)
     )
-    params = ", ".join(f"{f}=_KEEP" for f in fields)
-    changed = "".join(f"    d.{f} = s.{f} if {f} is _KEEP else {f}\n" for f in fields)
     replace = _compile(
-        f"def _replace(s, /, *, {params}):\n    d = _new(_draft)\n{changed}"
+        "def _replace(s, /, **changes):\n    d = thaw(s)\n"
+        "    for name, value in changes.items():\n        _set(d, name, value)\n"
         "    d.__class__ = _cls\n    return d\n",
         "_replace",
-        dict(namespace),
+        {**namespace, "thaw": thaw, "_set": setattr},
     )
     targets = ", ".join(f"d.{f}" for f in fields)
     make = _compile(

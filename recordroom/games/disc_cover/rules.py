@@ -49,6 +49,10 @@ MIN_DECK = 4 * TURNS
 
 _ACTION_KEYS = frozenset({"type", "card"})
 
+# The members as module names: an enum member's attribute look-up is slow on the hot path.
+VOTE, TIEBREAK, LEADER, OVER = Phase
+BY_MAJORITY, BY_TIEBREAK, BY_DRAW, BY_LEADER = DecidedBy
+
 
 def _actions(kind: str) -> dict[tuple[int, ...], tuple[Action, ...]]:
     """Every possible legal-action tuple of one kind, built once and shared."""
@@ -61,6 +65,13 @@ def _actions(kind: str) -> dict[tuple[int, ...], tuple[Action, ...]]:
 
 _VOTES = _actions("vote")
 _CHOICES = _actions("choose")
+_PREBUILT: dict[int, tuple[Action, str, int]] = {
+    id(a): (a, a["type"], a["card"])
+    for table in (_VOTES, _CHOICES)
+    for actions in table.values()
+    for a in actions
+}
+"""Every prebuilt action by identity, with its type and card (they live as long as the module)."""
 
 
 def normalise_options(players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -109,9 +120,15 @@ def new_state(players: int, seed: int, options: Mapping[str, Any] | None = None)
     deck, rng = rngmod.shuffled(opts["sleeves"], rngmod.seed_state(seed))
     variant = Variant(opts["variant"])
     setup = Setup(players, variant, seed, opts["leader"], deck)
-    return _start_turn(
-        setup,
+    return DiscCoverState(
+        setup=setup,
         turn=0,
+        phase=VOTE,
+        active=frozenset(range(players)),
+        pending=(NO_VOTE,) * players,
+        votes=(),
+        candidates=RECORD_CARDS,
+        tiebreak_votes=(),
         history=(),
         score=0,
         points=(0,) * players,
@@ -121,37 +138,38 @@ def new_state(players: int, seed: int, options: Mapping[str, Any] | None = None)
 
 
 def _start_turn(
-    setup: Setup,
-    turn: int,
+    state: DiscCoverState,
     history: tuple[TurnRecord, ...],
     score: int,
     points: tuple[int, ...],
     leader: int | None,
     rng: int,
 ) -> DiscCoverState:
-    over = turn >= TURNS
-    return DiscCoverState(
-        setup=setup,
-        turn=TURNS if over else turn,
-        phase=Phase.OVER if over else Phase.VOTE,
-        active=frozenset() if over else frozenset(range(setup.players)),
-        pending=(NO_VOTE,) * setup.players,
-        votes=(),
-        candidates=() if over else RECORD_CARDS,
-        tiebreak_votes=(),
-        history=history,
-        score=score,
-        points=points,
-        leader=leader,
-        rng=rng,
-    )
+    """The turn after ``state``'s: its vote open to every seat, or the game over after the last."""
+    players = state.setup.players
+    over = state.turn + 1 >= TURNS
+    s = state.thaw()
+    s.turn = TURNS if over else state.turn + 1
+    s.phase = OVER if over else VOTE
+    s.active = frozenset() if over else frozenset(range(players))
+    s.pending = (NO_VOTE,) * players
+    s.votes = ()
+    s.candidates = () if over else RECORD_CARDS
+    s.tiebreak_votes = ()
+    s.history = history
+    s.score = score
+    s.points = points
+    s.leader = leader
+    s.rng = rng
+    after: DiscCoverState = s.freeze()
+    return after
 
 
 def legal_actions(state: DiscCoverState, seat: int) -> tuple[Action, ...]:
     """The Record cards the seat may pick now, in order; () if the seat need not act."""
     if seat not in state.active:
         return ()
-    if state.phase is Phase.LEADER:
+    if state.phase is LEADER:
         return _CHOICES[state.candidates]
     return _VOTES[state.candidates]
 
@@ -181,21 +199,23 @@ def _card_of(state: DiscCoverState, action: object) -> tuple[str, int]:
 
 def apply(state: DiscCoverState, seat: int, action: Action) -> DiscCoverState:
     """The state after ``seat`` takes ``action``; the given state is left as it was."""
-    if state.phase is Phase.OVER:
+    if state.phase is OVER:
         raise GameOver(f"{_describe(action)}: the game is over, the mosaic is complete")
-    kind, card = _card_of(state, action)
+    known = _PREBUILT.get(id(action))
+    # An action handed out by legal_actions (that very object) is well formed: skip the check.
+    kind, card = known[1:] if known is not None and known[0] is action else _card_of(state, action)
     players = state.setup.players
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
         raise NotYourTurn(f"{kind} {card}: there is no seat {seat!r} in this {players}-player game")
     phase = state.phase
     if seat not in state.active:
-        changing = phase is not Phase.LEADER and state.pending[seat] and kind == "vote"
+        changing = phase is not LEADER and state.pending[seat] and kind == "vote"
         if not changing:
             raise NotYourTurn(
                 f"{kind} {card}: seat {seat} has nothing to do in the {phase.value} phase "
                 f"of turn {state.turn + 1}"
             )
-    expected = "choose" if phase is Phase.LEADER else "vote"
+    expected = "choose" if phase is LEADER else "vote"
     if kind != expected:
         raise IllegalAction(
             f"{kind} {card}: the {phase.value} phase of turn {state.turn + 1} takes a {expected}"
@@ -206,13 +226,17 @@ def apply(state: DiscCoverState, seat: int, action: Action) -> DiscCoverState:
             f"{kind} {card}: in the {phase.value} phase of turn {state.turn + 1} only Record "
             f"cards {tied} may be chosen"
         )
-    if phase is Phase.LEADER:
-        return _finish_turn(state, card, DecidedBy.LEADER, state.rng)
+    if phase is LEADER:
+        return _finish_turn(state, card, BY_LEADER, state.rng)
     pending = (*state.pending[:seat], card, *state.pending[seat + 1 :])
     active = state.active - {seat}
     if active:
-        return state._replace(active=active, pending=pending)
-    if phase is Phase.VOTE:
+        s = state.thaw()
+        s.active = active
+        s.pending = pending
+        after: DiscCoverState = s.freeze()
+        return after
+    if phase is VOTE:
         return _reveal_vote(state, pending)
     return _reveal_tiebreak(state, pending)
 
@@ -230,12 +254,12 @@ def _reveal_vote(state: DiscCoverState, votes: tuple[int, ...]) -> DiscCoverStat
     top = _most_voted(votes, RECORD_CARDS)
     revealed = _with_votes(state, votes)
     if len(top) == 1:
-        return _finish_turn(revealed, top[0], DecidedBy.MAJORITY, state.rng)
+        return _finish_turn(revealed, top[0], BY_MAJORITY, state.rng)
     setup = state.setup
     if setup.competitive:
         assert state.leader is not None  # competitive states always have a Leader
         return state._replace(
-            phase=Phase.LEADER,
+            phase=LEADER,
             active=frozenset((state.leader,)),
             pending=(NO_VOTE,) * setup.players,
             votes=votes,
@@ -243,7 +267,7 @@ def _reveal_vote(state: DiscCoverState, votes: tuple[int, ...]) -> DiscCoverStat
             tiebreak_votes=(),
         )
     return state._replace(
-        phase=Phase.TIEBREAK,
+        phase=TIEBREAK,
         active=frozenset(range(setup.players)),
         pending=(NO_VOTE,) * setup.players,
         votes=votes,
@@ -260,13 +284,13 @@ def _reveal_tiebreak(state: DiscCoverState, votes: tuple[int, ...]) -> DiscCover
     rounds = (*state.tiebreak_votes, votes)
     top = _most_voted(votes, state.candidates)
     if len(top) == 1:
-        return _finish_turn(_with_tiebreaks(state, rounds), top[0], DecidedBy.TIEBREAK, state.rng)
+        return _finish_turn(_with_tiebreaks(state, rounds), top[0], BY_TIEBREAK, state.rng)
     if len(rounds) >= TIEBREAK_ROUNDS:
         card, rng = rngmod.choice(top, state.rng)
-        return _finish_turn(_with_tiebreaks(state, rounds), card, DecidedBy.DRAW, rng)
+        return _finish_turn(_with_tiebreaks(state, rounds), card, BY_DRAW, rng)
     players = state.setup.players
     return state._replace(
-        phase=Phase.TIEBREAK,
+        phase=TIEBREAK,
         active=frozenset(range(players)),
         pending=(NO_VOTE,) * players,
         candidates=top,
@@ -305,7 +329,7 @@ def _finish_turn(state: DiscCoverState, card: int, how: DecidedBy, rng: int) -> 
     )
     if leader is not None:
         leader = (leader + 1) % setup.players
-    return _start_turn(setup, state.turn + 1, (*state.history, record), score, points, leader, rng)
+    return _start_turn(state, (*state.history, record), score, points, leader, rng)
 
 
 def max_decisions(players: int) -> int:

@@ -123,6 +123,8 @@ class DiscCoverState:
 
         def _replace(self, **changes: Any) -> DiscCoverState: ...
 
+        def thaw(self) -> Any: ...
+
     def __repr__(self) -> str:
         return (
             f"DiscCoverState(turn={self.turn + 1}/{TURNS}, phase={self.phase.value}, "

@@ -2,7 +2,7 @@
 
 A :class:`Board` holds each area as a small integer or tuple (bit masks for the agenda, assets,
 harmonies and lifted cash restrictions; counts for the tracks) in a frozen, slotted dataclass, so
-a mark is a cheap ``_replace`` (:mod:`recordroom.engine.values`). Every mark returns a new board
+a mark is a cheap copy (a draft, :mod:`recordroom.engine.values`). Every mark returns a new board
 and the bonuses it earned (:func:`mark` applies a played card); :func:`resolve` runs a player's
 bonus queue as far as it can without a choice; :func:`score_breakdown` scores each area and
 :func:`score` is its sum.
@@ -22,7 +22,9 @@ from recordroom.games.records import memo
 from recordroom.games.records.edition import ROLES, Edition
 from recordroom.games.records.kinds import HARMONY_OF, NO_BONUS, Bonus
 
-ALBUM, SINGLE, TOUR, MULTIPLIER, CASH, HARMONY, AGENDA, ASSET = Bonus
+# The codes as plain ints: an int compared with an IntEnum member misses the interpreter's fast
+# path, and the board's functions compare codes at every bonus.
+ALBUM, SINGLE, TOUR, MULTIPLIER, CASH, HARMONY, AGENDA, ASSET = map(int, Bonus)
 SINGER = ROLES.index("singer")
 SCORING_AREAS = ("goals", "release", "crew", "tour", "harmonies", "fail")
 EMPTY = -1
@@ -35,7 +37,7 @@ _INT = frozenset({int})
 @with_draft
 @dataclass(frozen=True, slots=True)
 class Board:
-    """One player's board: a frozen value; every change makes a new board (``_replace``)."""
+    """One player's board: a frozen value; every change makes a new board (a draft, frozen)."""
 
     lead: int
     fails: int
@@ -55,6 +57,8 @@ class Board:
     if TYPE_CHECKING:  # derived from the fields by ``with_draft``
 
         def _replace(self, **changes: Any) -> Board: ...
+
+        def thaw(self) -> Any: ...
 
         @staticmethod
         def _make(values: Any) -> Board: ...
@@ -169,16 +173,13 @@ def place_crew(
     edition: Edition, board: Board, card_index: int, slot: int, multiplier: int
 ) -> tuple[Board, Bonuses]:
     """The crew card placed in ``slot`` (spending multiplier box ``multiplier``, or -1)."""
-    crew = (*board.crew[:slot], card_index, *board.crew[slot + 1 :])
+    d = board.thaw()
+    d.crew = (*board.crew[:slot], card_index, *board.crew[slot + 1 :])
     if multiplier >= 0:
         value = edition.multipliers[multiplier]
-        b = board._replace(
-            crew=crew,
-            crew_mult=(*board.crew_mult[:slot], value, *board.crew_mult[slot + 1 :]),
-            mult_spent=board.mult_spent | 1 << multiplier,
-        )
-    else:
-        b = board._replace(crew=crew)
+        d.crew_mult = (*board.crew_mult[:slot], value, *board.crew_mult[slot + 1 :])
+        d.mult_spent = board.mult_spent | 1 << multiplier
+    b: Board = d.freeze()
     earned = list(_bonus(edition.crew_slots[slot].bonus))
     mine = side_colours(edition, b, slot)
     for side, other, other_side in edition.neighbours[slot]:
@@ -192,7 +193,9 @@ def place_crew(
 
 def tick_agenda(edition: Edition, board: Board, box: int) -> tuple[Board, Bonuses]:
     """Agenda box ticked; every line it completes earns its bonus."""
-    b = board._replace(agenda=board.agenda | 1 << box)
+    b = board.thaw()
+    b.agenda = board.agenda | 1 << box
+    b = b.freeze()
     earned = tuple(
         line.bonus
         for line in edition.agenda_lines
@@ -203,7 +206,9 @@ def tick_agenda(edition: Edition, board: Board, box: int) -> tuple[Board, Bonuse
 
 def tick_asset(edition: Edition, board: Board, box: int) -> tuple[Board, Bonuses]:
     """Asset box ticked; a bonus whose two boxes are now both ticked is earned."""
-    b = board._replace(assets=board.assets | 1 << box)
+    b = board.thaw()
+    b.assets = board.assets | 1 << box
+    b = b.freeze()
     earned = []
     if box > 0 and b.assets >> (box - 1) & 1:
         earned.append(edition.asset_bonuses[box - 1])
@@ -214,7 +219,9 @@ def tick_asset(edition: Edition, board: Board, box: int) -> tuple[Board, Bonuses
 
 def tick_harmony(edition: Edition, board: Board, box: int) -> tuple[Board, Bonuses]:
     """Harmony box ticked, earning its bonus if it has one."""
-    b = board._replace(harmonies=board.harmonies | 1 << box)
+    b = board.thaw()
+    b.harmonies = board.harmonies | 1 << box
+    b = b.freeze()
     return b, _bonus(edition.harmony_bonuses[box])
 
 
@@ -222,18 +229,24 @@ def tick_fail(edition: Edition, board: Board) -> tuple[Board, Bonuses]:
     """The next fail box ticked; a full fail track takes no more ticks."""
     if board.fails >= len(edition.fail_penalties):
         return board, ()
-    b = board._replace(fails=board.fails + 1)
+    b = board.thaw()
+    b.fails = board.fails + 1
+    b = b.freeze()
     return b, _bonus(edition.fail_bonuses[b.fails - 1])
 
 
 def lift_cash(edition: Edition, board: Board, restriction: int) -> tuple[Board, Bonuses]:
     """A cash restriction lifted."""
-    return board._replace(cash=board.cash | 1 << restriction), ()
+    d = board.thaw()
+    d.cash = board.cash | 1 << restriction
+    return d.freeze(), ()
 
 
 def claim_goal(edition: Edition, board: Board, goal: int) -> tuple[Board, Bonuses]:
     """A goal's points written in the next goals box, and its bonus earned."""
-    b = board._replace(goals=(*board.goals, goal))
+    b = board.thaw()
+    b.goals = (*board.goals, goal)
+    b = b.freeze()
     return b, _bonus(edition.goals[goal].bonus)
 
 
@@ -269,15 +282,23 @@ def bonus_targets(edition: Edition, board: Board, code: int) -> tuple[int, ...]:
 def gain(edition: Edition, board: Board, code: int, target: int) -> tuple[Board, Bonuses]:
     """A bonus used on ``target`` (one of :func:`bonus_targets`); the bonuses that earns."""
     if code == ALBUM:
-        b = board._replace(albums=board.albums + 1)
+        b = board.thaw()
+        b.albums = board.albums + 1
+        b = b.freeze()
         return b, _bonus(edition.album_bonuses[b.albums - 1])
     if code == SINGLE:
-        b = board._replace(singles=board.singles + 1)
+        b = board.thaw()
+        b.singles = board.singles + 1
+        b = b.freeze()
         return b, _bonus(edition.single_bonuses[b.singles - 1])
     if code == MULTIPLIER:
-        return board._replace(mult_earned=board.mult_earned + 1), ()
+        d = board.thaw()
+        d.mult_earned = board.mult_earned + 1
+        return d.freeze(), ()
     if code == TOUR:
-        b = board._replace(tour=board.tour + 1)
+        b = board.thaw()
+        b.tour = board.tour + 1
+        b = b.freeze()
         return b, _bonus(edition.tour_steps[b.tour - 1].bonus)
     if code == CASH:
         return lift_cash(edition, board, target)

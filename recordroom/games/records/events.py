@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from recordroom.games.records import board as bd
-from recordroom.games.records.edition import Edition, bonus_name
-from recordroom.games.records.kinds import NO_BONUS
+from recordroom.games.records.edition import Edition
+from recordroom.games.records.kinds import NO_BONUS, bonus_name
 
 Event = dict[str, Any]
 Causes = tuple[str, ...]
@@ -127,7 +127,13 @@ def use(
     after, earned = bd.gain(ed, board, code, target)
     at = _at(ed, after, code, target)
     out.append(
-        {"type": "bonus", "seat": seat, "bonus": bonus_name(ed, code), "at": at, "cause": cause}
+        {
+            "type": "bonus",
+            "seat": seat,
+            "bonus": bonus_name(ed.colours, code),
+            "at": at,
+            "cause": cause,
+        }
     )
     if earned:
         queue = queue + earned
@@ -158,7 +164,7 @@ def resolve(
                 {
                     "type": "lost",
                     "seat": seat,
-                    "bonus": bonus_name(ed, code),
+                    "bonus": bonus_name(ed.colours, code),
                     "cause": cause,
                     "why": _lost_why(ed, board, code),
                 }

@@ -141,9 +141,12 @@ class RecordsGame:
         known = memo.record(state).legal
         cached = known.get(seat)
         # An action handed out by legal_actions (the same object) is well formed: skip the check.
-        if cached is None or not any(a is action for a in cached):
+        for handed in cached or ():
+            if handed is action:
+                break
+        else:
             _check_shape(action, state.phase)
-        ed = for_players(load_edition(state.edition), state.players)
+        ed = _rules_for(state.edition, state.players)[0]
         kind = action["type"]
         if kind == "setting":
             return self._setting(ed, state, seat, bool(action["pass_unmet"]))
@@ -157,48 +160,46 @@ class RecordsGame:
             if kind in ("undo", "done"):
                 _refuse_undo_done(state, seat, action)
             return self._change(state, seat, action)
-        legal = cached if cached is not None else self._legal(state, seat)
-        known[seat] = legal
+        if cached is None:
+            legal = known[seat] = self._legal(state, seat)
+        else:
+            legal = cached
         if action not in legal:
             if kind in ("undo", "done"):
                 _refuse_undo_done(state, seat, action)
             raise IllegalAction(
                 f"records: action {action!r} is not legal for seat {seat} in phase {state.phase}"
             )
-        return self._step(ed, state.thaw(), seat, action, kind, legal).freeze()
-
-    def _step(
-        self, ed: Edition, s: Draft, seat: int, action: Action, kind: str, legal: tuple[Action, ...]
-    ) -> Draft:
-        """The legal ``action`` of an active ``seat`` played on the draft ``s``."""
+        # The step itself, on a draft of the state, frozen into the next state on every return.
+        s = state.thaw()
         phase = s.phase
         if phase in CHOICE_PHASES:
             s.pending = flow._set(s.pending, seat, choices.encode(ed, action))
             s.active = s.active - {seat}
             if s.active:
-                return s
-            return _RESOLVE[phase](ed, s)
+                return s.freeze()
+            return _RESOLVE[phase](ed, s).freeze()
         if phase == MARK:
             if kind == "undo":
-                return _undo(s, seat)
+                return _undo(s, seat).freeze()
             if kind == "done":
                 s.active = s.active - {seat}
-                return s if s.active else flow.end_marking(ed, s)
+                return (s if s.active else flow.end_marking(ed, s)).freeze()
             if len(legal) - (legal[-1] is UNDO) > 1:
                 s.chose |= 1 << seat
-            return self._mark(ed, s, seat, action)
+            return self._mark(ed, s, seat, action).freeze()
         if phase == TURN:
             if kind == "draw":
-                return flow.solo_third(ed, s)
-            return flow.solo_play(ed, s, ed.card_by_id[action["card"]])
+                return flow.solo_third(ed, s).freeze()
+            return flow.solo_play(ed, s, ed.card_by_id[action["card"]]).freeze()
         if phase == THIRD:
-            return flow.solo_play(ed, s, ed.card_by_id[action["card"]])
+            return flow.solo_play(ed, s, ed.card_by_id[action["card"]]).freeze()
         # solo goal step
         if kind == "pass":
             flow.solo_goal_row(ed, s, NONE)
-            return flow.solo_end_turn(ed, s)
+            return flow.solo_end_turn(ed, s).freeze()
         slot = s.public.index(ed.goal_by_id[action["goal"]])
-        return flow.solo_claim(ed, s, slot)
+        return flow.solo_claim(ed, s, slot).freeze()
 
     def view(self, state: State, seat: Seat | None) -> JSONDict:
         """What ``seat`` may know (``None``: the public table)."""
@@ -277,8 +278,7 @@ class RecordsGame:
     # -- internals ---------------------------------------------------------------------------------
 
     def _legal(self, s: State, seat: int) -> tuple[Action, ...]:
-        ed = for_players(load_edition(s.edition), s.players)
-        acts = actions_for(s.edition)
+        ed, acts = _rules_for(s.edition, s.players)
         phase = s.phase
         if phase == PICK:
             return tuple(acts.pick[c] for c in s.hands[seat])
@@ -370,6 +370,20 @@ class RecordsGame:
         if s.active:
             return s
         return flow.end_marking(ed, s)
+
+
+_RULES: dict[tuple[str, int], tuple[Edition, Actions]] = {}
+
+
+def _rules_for(edition: str, players: int) -> tuple[Edition, Actions]:
+    """The edition as that many players use it and its action dicts (looked up once)."""
+    known = _RULES.get((edition, players))
+    if known is None:
+        known = _RULES[edition, players] = (
+            for_players(load_edition(edition), players),
+            actions_for(edition),
+        )
+    return known
 
 
 _RESOLVE = {

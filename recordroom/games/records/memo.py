@@ -25,14 +25,14 @@ class Record:
 
     __slots__ = ("legal", "public", "state")
 
-    def __init__(self, state: object) -> None:
-        self.state = state
-        self.legal: dict[int, tuple[Action, ...]] = {}
-        """Legal actions by seat."""
-        self.public: dict[str, Any] | None = None
-        """The public part of the view."""
+    state: object
+    legal: dict[int, tuple[Action, ...]]
+    """Legal actions by seat."""
+    public: dict[str, Any] | None
+    """The public part of the view."""
 
 
+_new = object.__new__
 _LAST: dict[int, Record] = {}
 """Each thread's last record, by thread id (a thread only reads and writes its own entry)."""
 
@@ -43,7 +43,10 @@ def record(state: object) -> Record:
     last = _LAST.get(thread)
     if last is not None and last.state is state:
         return last
-    fresh = _LAST[thread] = Record(state)
+    fresh = _LAST[thread] = _new(Record)
+    fresh.state = state
+    fresh.legal = {}
+    fresh.public = None
     return fresh
 
 
