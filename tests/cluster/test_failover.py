@@ -74,6 +74,7 @@ class Server:
                     return
             except httpx.TransportError:
                 time.sleep(0.05)
+        self.stop()  # no process is left behind
         raise RuntimeError(f"server did not come up: {self.output.read_text()}")
 
     def kill(self) -> None:
