@@ -868,7 +868,10 @@ async def _handle(room: Room, connection: Connection, text: str, max_bytes: int)
         return
     except RecursionError:
         raw = _TOO_DEEP  # nested beyond what the decoder can follow
-    if raw is _TOO_DEEP or _too_deep(raw, MAX_JSON_DEPTH):
+    # A text with no more opening brackets than the limit cannot nest deeper: most messages
+    # are not walked at all.
+    brackets = text.count("{") + text.count("[")
+    if raw is _TOO_DEEP or (brackets > MAX_JSON_DEPTH and _too_deep(raw, MAX_JSON_DEPTH)):
         refuse(ErrorCode.MESSAGE_MALFORMED, f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
         return
     if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):

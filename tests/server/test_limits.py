@@ -130,3 +130,33 @@ def test_every_route_with_a_room_code_counts_against_the_look_up_limit(make_clie
     for method, path in [*paths, ("post", "/api/rooms/ZZZZ/again")]:
         answer = getattr(client, method)(path)
         assert (answer.status_code, answer.json()["code"]) == (429, "rate/limited"), path
+
+
+def test_a_message_with_few_brackets_is_not_walked_for_its_depth(
+    client: TestClient, monkeypatch: Any
+) -> None:
+    from recordroom.server import app as app_module
+
+    walked: list[int] = []
+    too_deep = app_module._too_deep
+
+    def counted(value: Any, limit: int) -> bool:
+        walked.append(limit)
+        return too_deep(value, limit)
+
+    monkeypatch.setattr(app_module, "_too_deep", counted)
+    code, host_token, tokens = new_room(client, TOY_NAME, 2)
+    client.post(f"/api/rooms/{code}/start", headers=host(host_token))
+    with client.websocket_connect(f"/ws/{code}?token={tokens[0]}") as ws:
+        seat = Socket(ws)
+        seat.recv_state()
+        seat.send({"type": "act", "version": 0, "action": seat.state["legal_actions"][0]})
+        assert seat.recv_state()["version"] == 1
+        assert walked == []  # an ordinary action is not walked
+        deep: Any = 1
+        for _ in range(20):
+            deep = [deep]
+        seat.send({"type": "act", "version": 1, "action": {"a": deep}})
+        error = seat.recv()
+        assert (error["type"], error["code"]) == ("error", "message/malformed")
+        assert walked == [16]  # one with many brackets is, and refused
