@@ -76,21 +76,23 @@ class Board:
         """The board written by :meth:`to_json`; ``ValueError`` on anything else."""
         if not isinstance(data, list) or len(data) != len(_FIELDS):
             raise ValueError(f"a board is a list of {len(_FIELDS)} fields")
-        values = []
-        for (name, is_tuple), value in zip(_FIELDS, data, strict=True):
-            if is_tuple:
-                if type(value) is not list or not _INT.issuperset(map(type, value)):
-                    raise ValueError(f"board field {name} must be a list of integers")
-                value = tuple(value)
-            elif type(value) is not int:
-                raise ValueError(f"board field {name} must be an integer")
-            values.append(value)
+        values = list(data)
+        for i in _LISTS:
+            value = values[i]
+            if type(value) is not list or not _INT.issuperset(map(type, value)):
+                raise ValueError(f"board field {_FIELDS[i][0]} must be a list of integers")
+            values[i] = tuple(value)
+        if not _INT.issuperset(map(type, map(values.__getitem__, _NUMBERS))):
+            wrong = next(i for i in _NUMBERS if type(values[i]) is not int)
+            raise ValueError(f"board field {_FIELDS[wrong][0]} must be an integer")
         return Board._make(values)
 
 
 _FIELDS = tuple((f.name, str(f.type).startswith("tuple")) for f in fields(Board))
 """Each field's name and whether it holds a tuple (a list in JSON), in order."""
 _NAMES = tuple(name for name, _ in _FIELDS)
+_LISTS = tuple(i for i, (_, is_tuple) in enumerate(_FIELDS) if is_tuple)
+_NUMBERS = tuple(i for i, (_, is_tuple) in enumerate(_FIELDS) if not is_tuple)
 
 
 def _json_of(board: Board) -> list[Any]:

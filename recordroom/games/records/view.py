@@ -26,6 +26,9 @@ from recordroom.games.records.edition import Edition, bonus_name
 from recordroom.games.records.kinds import CHOICE_PHASES, UNDOABLE, Phase
 from recordroom.games.records.state import NONE, State
 
+# The members as module names: an enum member's attribute look-up is slow on the hot path.
+_CLAIM, _PRIVATE, _MARK, _OVER = Phase.CLAIM, Phase.PRIVATE, Phase.MARK, Phase.OVER
+
 SOLO_RANKS = (
     (0, "Garage band"),
     (35, "Pub circuit"),
@@ -48,15 +51,35 @@ def solo_rank(score: int) -> str:
 def board_view(ed: Edition, b: bd.Board) -> dict[str, Any]:
     """A board in names and lists, with its score breakdown; built once per board value (and
     edition) and shared."""
-    known = _BOARD_VIEWS.get(id(ed))
+    return _memos(ed)[0](b)
+
+
+def _shown_views(ed: Edition, shown: tuple[bd.Board, ...]) -> list[dict[str, Any]]:
+    """The views of the boards as shown, one list per ``shown`` tuple (states share the tuple
+    until a marking ends, so most public views reuse the list)."""
+    return _memos(ed)[1](shown)
+
+
+_Memos = tuple[
+    memo.ByIdentity[bd.Board, dict[str, Any]],
+    memo.ByIdentity[tuple[bd.Board, ...], list[dict[str, Any]]],
+]
+_MEMOS: dict[int, tuple[Edition, _Memos]] = {}
+"""Per edition (kept alive here, so its id stays its own): the memos of its board views."""
+
+
+def _memos(ed: Edition) -> _Memos:
+    known = _MEMOS.get(id(ed))
     if known is None or known[0] is not ed:
-        known = (ed, memo.ByIdentity(partial(_board_view, ed)))
-        _BOARD_VIEWS[id(ed)] = known
-    return known[1](b)
+        boards: memo.ByIdentity[bd.Board, dict[str, Any]] = memo.ByIdentity(
+            partial(_board_view, ed)
+        )
 
+        def views(shown: tuple[bd.Board, ...]) -> list[dict[str, Any]]:
+            return [boards(b) for b in shown]
 
-_BOARD_VIEWS: dict[int, tuple[Edition, memo.ByIdentity[bd.Board, dict[str, Any]]]] = {}
-"""Per edition (kept alive here, so its id stays its own): the memo of its board views."""
+        known = _MEMOS[id(ed)] = (ed, (boards, memo.ByIdentity(views)))
+    return known[1]
 
 
 def _board_view(ed: Edition, b: bd.Board) -> dict[str, Any]:
@@ -120,21 +143,17 @@ def _public(ed: Edition, s: State) -> dict[str, Any]:
         "hand_sizes": [len(h) for h in s.hands],
         "public_goals": [_goal(ed, g) for g in s.public],
         "current_goal": _goal(ed, s.public[s.goal_slot])
-        if s.phase == Phase.CLAIM and s.goal_slot < len(s.public)
+        if s.phase == _CLAIM and s.goal_slot < len(s.public)
         else None,
         "revealed": [_card(ed, c) for c in s.revealed],
         "claims": list(s.claims),
-        "boards": [board_view(ed, b) for b in s.shown],
-        "waiting": sorted(s.active)
-        if s.phase in CHOICE_PHASES and s.phase != Phase.PRIVATE
-        else None,
-        "marking": sorted(s.active)
-        if s.phase == Phase.MARK and s.marking_for in UNDOABLE
-        else None,
+        "boards": _shown_views(ed, s.shown),
+        "waiting": sorted(s.active) if s.phase in CHOICE_PHASES and s.phase != _PRIVATE else None,
+        "marking": sorted(s.active) if s.phase == _MARK and s.marking_for in UNDOABLE else None,
         "events": list(s.log),
         "triggers": list(s.triggers),
         "ending": s.ending,
-        "over": s.phase == Phase.OVER,
+        "over": s.phase == _OVER,
     }
     if s.players == 1:
         out["hand"] = [_card(ed, c) for c in s.hands[0]]
