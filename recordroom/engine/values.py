@@ -2,15 +2,16 @@
 
 A state (and any part of it that changes often, such as a Records board) is a frozen, slotted
 dataclass: equality, ``repr`` and its JSON form come from its fields. :func:`with_draft`, applied
-once to such a class, derives from the same fields the two ways of making a new value:
+once to such a class, derives from the same fields the ways of making a new value:
 
-- ``cls._make(values)``: a value from its fields' values in order, without ``__init__``'s cost;
-- ``value._replace(field=..., ...)``: a copy with some fields changed (what
-  ``dataclasses.replace`` does, written out for that class's fields: rules do it at every step);
-- ``value.thaw()``: a *draft*, an instance of a mutable twin class with the same slots, for rules
-  that change many fields in one step; ``draft.freeze()`` turns the draft itself into the new
-  value (the twin has the same slot layout, so freezing only changes the object's class: nothing
-  is copied twice) and the draft must not be used after that.
+- ``value.thaw()``: a *draft*, an instance of a mutable twin class with the same slots; the rules
+  change it and ``draft.freeze()`` turns the draft itself into the new value (the twin has the
+  same slot layout, so freezing only changes the object's class: nothing is copied twice). The
+  draft must not be used after that. This is the rules' hot path;
+- ``value._replace(field=..., ...)``: a copy with some fields changed (as ``dataclasses.replace``;
+  an unknown field is an ``AttributeError``), through a draft;
+- ``cls._make(values)``: a value from its fields' values in order, without ``__init__``'s cost
+  (a frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``).
 
 So a new field is one line in the class; nothing else lists the fields.
 """
