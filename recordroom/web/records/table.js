@@ -53,8 +53,11 @@ $("#solo-form").addEventListener("submit", async (event) => {
 });
 
 async function enter() {
-  // The sheets first, under the goals; the log below them.
+  // One screen from a sofa: the host's bar in the header row, the sheets under the goals, the
+  // newest lines of the log below them (still on screen at 1280x800), the legend last.
   $("#table-boards").after($("#table-log"));
+  $(".table-head").append($("#host-bar"));
+  $(".table-head").after($("#table-over")); // at the end, the winners and scores come first
   ed = await loadEdition();
   $("#host-tools").hidden = !hostToken;
   live = new RoomSocket(code, hostToken, {
@@ -90,8 +93,9 @@ function render(state) {
   if (view.players === 1) ed = soloEdition(ed, view.goal_scale);
   renderRound(state);
   renderGoals(state);
+  $("#table-goals").hidden = state.status === "over"; // no goal is left to claim
   renderBoards(state);
-  $("#table-log").replaceChildren(logBox(ed, view.events || [], state.seats, { newest: 5 }));
+  $("#table-log").replaceChildren(logBox(ed, view.events || [], state.seats, { newest: 3 }));
   renderHostBar(state);
   const over = $("#table-over");
   if (state.status === "over" && state.result) {
@@ -187,7 +191,7 @@ function renderBoards(state) {
         el("b", { class: "board-score" }, `${board.score}`, el("small", {}, t("rec.table.pts")))),
       tableBoard(ed, board, { label: t("rec.table.sheet_of", { name: seat.name }) }));
   }));
-  if (!$("#table-legend")) $("#table-boards").after(el("div", { id: "table-legend" }, legend()));
+  if (!$("#table-legend")) $("#table-log").after(el("div", { id: "table-legend" }, legend()));
 }
 
 // ---- the host's controls in play: seats to bots and back, a new phone, levels, the timer --------
