@@ -383,7 +383,7 @@ function showCountdown() {
   if (!$("#countdown")) return;
   const left = timed?.running ? Math.max(0, Math.ceil((timed.until - Date.now()) / 1000)) : null;
   $("#countdown").hidden = left === null;
-  $("#countdown").textContent = left === null ? "" : `⏱ ${left} s to choose, or your bot chooses for you`;
+  $("#countdown").textContent = left === null ? "" : `◷ ${left} s to choose, or your bot chooses for you`;
 }
 setInterval(showCountdown, 500);
 

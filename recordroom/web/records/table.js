@@ -145,7 +145,7 @@ function renderRound(state) {
   bits.push(el("span", { class: "chip phase-chip" }, PHASES[view.phase] || view.phase));
   if (waiting.length) bits.push(el("span", { class: "chip waiting-chip" }, t("rec.table.still_choosing", { names: names(waiting) })));
   if (marking.length) bits.push(el("span", { class: "chip waiting-chip marking-chip" }, t("rec.table.still_marking", { names: names(marking) })));
-  if (state.timer) bits.push(el("span", { class: "chip timer-chip", "data-remaining": String(state.timer.remaining) }, `⏱ ${Math.ceil(state.timer.remaining)} s`));
+  if (state.timer) bits.push(el("span", { class: "chip timer-chip", "data-remaining": String(state.timer.remaining) }, `◷ ${Math.ceil(state.timer.remaining)} s`));
   if (view.ending && view.phase !== "over") bits.push(el("span", { class: "chip ending-chip" }, t("rec.table.last_week")));
   $("#round-info").replaceChildren(...bits);
 }
