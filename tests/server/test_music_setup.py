@@ -209,9 +209,8 @@ def test_cue_points_are_found_off_the_caller_and_kept(folder: Path, tmp_path: Pa
     jukebox = Jukebox(tmp_path, (folder,))
     slow = next(t for t in jukebox.library if t.title == "Slow Start")
     settings = MusicSettings(source="library")
-    started = time.perf_counter()
-    assert jukebox.start_of(slow, settings) == 0.0  # not found yet: asked for, not waited on
-    assert time.perf_counter() - started < 0.05
+    # Not found yet: asked for, not waited on (a wait would have given the cue point, 20 s).
+    assert jukebox.start_of(slow, settings) == 0.0
     assert jukebox.settle(60)
     assert 20.0 <= jukebox.start_of(slow, settings) <= 21.5
     assert (tmp_path / CUE_CACHE).is_file()
