@@ -20,10 +20,13 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
+from recordroom.games.records.kinds import BONUSES as BONUSES
+from recordroom.games.records.kinds import CARD_KINDS as CARD_KINDS
+from recordroom.games.records.kinds import HARMONY_OF as HARMONY_OF
+from recordroom.games.records.kinds import NO_BONUS as NO_BONUS
+from recordroom.games.records.kinds import bonus_name as _bonus_name
+
 ROLES = ("singer", "musician", "producer", "backstage")
-CARD_KINDS = ("crew", "agenda", "asset")
-BONUSES = ("album", "single", "tour", "multiplier", "cash", "harmony", "agenda", "asset")
-"""Bonus kinds an edition may print (a crew harmony of one colour is kind 8 + colour)."""
 GOAL_KINDS = (
     "crew",
     "crew_role",
@@ -41,9 +44,6 @@ GOAL_KINDS = (
     "multipliers",
     "cash",
 )
-NO_BONUS = -1
-HARMONY_OF = 8
-"""Bonus code of a harmony of colour c: ``HARMONY_OF + c``."""
 
 
 class EditionError(ValueError):
@@ -164,10 +164,8 @@ class Edition:
 
 
 def bonus_name(edition: Edition, code: int) -> str:
-    """The name of a bonus code as shown to players."""
-    if code >= HARMONY_OF:
-        return f"harmony:{edition.colours[code - HARMONY_OF]}"
-    return BONUSES[code]
+    """The name of a bonus code as shown to players (see :mod:`.kinds`)."""
+    return _bonus_name(edition.colours, code)
 
 
 def _one_of(options: tuple[str, ...], what: str) -> AfterValidator:
