@@ -139,7 +139,7 @@ def test_sigkill_the_serving_process_and_the_other_takes_over_losing_nothing(
     b = Server(redis_server.url, tmp_path, "b")
     a.start()
     seats: list[Player] = []
-    api = httpx.Client(base_url=a.url, timeout=WAIT)
+    api = httpx.Client(base_url=a.url, timeout=START)  # a first room may wait for the demo music
     try:
         refused = b.launch()
         assert refused.wait(timeout=START) == 3
@@ -231,7 +231,7 @@ def test_a_redis_that_lost_acknowledged_actions_makes_the_server_restart_from_it
     a = Server(redis_server.url, tmp_path, "a")
     a.start()
     seats: list[Player] = []
-    api = httpx.Client(base_url=a.url, timeout=WAIT)
+    api = httpx.Client(base_url=a.url, timeout=START)  # a first room may wait for the demo music
     try:
         room = api.post("/api/rooms", json={"game": "records"}).json()
         code, host = room["code"], {"Authorization": f"Bearer {room['host_token']}"}
