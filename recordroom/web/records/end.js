@@ -14,6 +14,9 @@ function aBonus(name) {
   return has(`rec.bonus_a.${kind}`) ? t(`rec.bonus_a.${kind}`) : bonusWords(name);
 }
 
+/** The solo chart's rank ("Festival act") in words of the page's language. */
+export const rankName = (rank) => (has(`rec.rank.${rank}`) ? t(`rec.rank.${rank}`) : rank);
+
 const player = (seats, i) => seats[i]?.name || t("rec.log.player", { n: i + 1 });
 const endTrigger = (name) => (has(`rec.end.trigger.${name}`) ? t(`rec.end.trigger.${name}`)
   : has(`rec.log.trigger.${name}`) ? t(`rec.log.trigger.${name}`) : name);
@@ -33,7 +36,7 @@ export function resultTable(ed, state) {
     result.scores.map((score, i) => el("td", { class: winners.has(i) ? "winner" : "" }, String(score))));
   const who = result.winners.map((i) => player(seats, i));
   let verdict;
-  if (seats.length === 1) verdict = t("rec.end.solo", { score: result.scores[0], rank: result.rank });
+  if (seats.length === 1) verdict = t("rec.end.solo", { score: result.scores[0], rank: rankName(result.rank) });
   else verdict = result.winners.length > 1 ? t("rec.end.share", { names: names(who) }) : t("rec.end.wins", { name: who[0] });
   const triggers = names((result.triggers || []).map(endTrigger));
   const why = !result.triggers?.length ? ""

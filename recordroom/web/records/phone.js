@@ -2,7 +2,7 @@
 // choice comes from the seat's legal actions; the sheet lights up where the card or bonus can go.
 import { $, el, api, tokens, normaliseCode, RoomSocket, seatColour, initials } from "/static/disc-cover/common.js";
 import { drawSheet, legend, AREA_ORDER, areaOfKey } from "./sheet.js";
-import { resultTable, replayViewer } from "./end.js";
+import { resultTable, replayViewer, rankName } from "./end.js";
 import {
   loadEdition, soloEdition, cardWords, goalCondition, goalStatus, colourOf, bonusWords, splitBonus, names,
   AREA_NAMES, ROLE_NAMES, plural,
@@ -669,7 +669,7 @@ function renderOver(state) {
   if (replayShown) return;
   replayShown = true;
   box.replaceChildren(resultTable(ed, state), replayViewer(ed, code, state.seats));
-  $("#phase-title").textContent = state.seats.length === 1 ? t("rec.ph.over_rank", { rank: state.result.rank }) : t("rec.ph.over");
+  $("#phase-title").textContent = state.seats.length === 1 ? t("rec.ph.over_rank", { rank: rankName(state.result.rank) }) : t("rec.ph.over");
 }
 
 window.addEventListener("resize", () => { if (last) render(last); });
