@@ -4,7 +4,9 @@
   its body) must be complete ``REQUEST_TIMEOUT`` seconds after the connection opened or the
   request began, otherwise the connection is closed. uvicorn's own ``timeout_keep_alive`` closes
   idle keep-alive connections; nothing in it closes a connection that opens and then sends a byte
-  now and then (slowloris), which this does.
+  now and then (slowloris), which this does. It also caps a request's head (target and headers
+  together, ``MAX_HEAD_BYTES``): beyond it the answer is 431 ``request/too_large`` and the
+  connection ends, where uvicorn would keep every header in memory.
 * :class:`RedactTokens` is a logging filter for uvicorn's loggers: seat and host tokens travel in
   the WebSocket address (``?token=...``), and the access log would print them. Every query string
   in a log line is cut off.
@@ -23,13 +25,22 @@ REQUEST_TIMEOUT = 10.0
 """Seconds a client has to send a whole request (headers and body)."""
 KEEP_ALIVE_TIMEOUT = 5
 """Seconds an idle keep-alive connection stays open."""
+MAX_HEAD_BYTES = 32 * 1024
+"""Bytes of a request's target and headers together, at most (431 ``request/too_large`` beyond)."""
+
+
+class _HeadTooLarge(Exception):
+    """Raised inside the parser's callback to stop reading a request whose head is too large."""
 
 
 class GuardedHttp(HttpToolsProtocol):
     """uvicorn's HTTP protocol, closing connections whose request does not arrive in time."""
 
     request_timeout = REQUEST_TIMEOUT
+    max_head_bytes = MAX_HEAD_BYTES
     _deadline: asyncio.TimerHandle | None = None
+    _head_bytes = 0
+    _refused = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Starts the clock as soon as the connection opens."""
@@ -39,7 +50,53 @@ class GuardedHttp(HttpToolsProtocol):
     def on_message_begin(self) -> None:
         """Starts the clock for each request of a keep-alive connection."""
         super().on_message_begin()
+        self._head_bytes = 0
         self._arm()
+
+    def on_url(self, url: bytes) -> None:
+        """Counts the request target against the head's cap."""
+        self._count(len(url))
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        """Counts each header against the head's cap."""
+        self._count(len(name) + len(value))
+        super().on_header(name, value)
+
+    def _count(self, size: int) -> None:
+        """A head over ``max_head_bytes`` gets 431 ``request/too_large`` and the connection ends.
+
+        uvicorn would otherwise keep every header of a request in memory, however many arrive.
+        """
+        self._head_bytes += size
+        if self._head_bytes <= self.max_head_bytes:
+            return
+        if not self._refused:
+            self._refused = True
+            self._disarm()
+            body = (
+                b'{"code":"request/too_large","message":"request headers are limited to '
+                + str(self.max_head_bytes).encode()
+                + b' bytes"}'
+            )
+            self.transport.write(
+                b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+                b"content-type: application/json\r\n"
+                b"content-length: " + str(len(body)).encode() + b"\r\n"
+                b"connection: close\r\n\r\n" + body
+            )
+            self.transport.close()
+        raise _HeadTooLarge  # the parser stops here; nothing more of the request is kept
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to a request it cannot parse (not sent after a 431)."""
+        if not self._refused:
+            super().send_400_response(msg)
+
+    def data_received(self, data: bytes) -> None:
+        """Reads nothing more of a connection that was refused."""
+        if not self._refused:
+            super().data_received(data)
 
     def on_message_complete(self) -> None:
         """The whole request is here: no more clock."""
