@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from recordroom.server.app import default_cache_dir
@@ -15,6 +16,7 @@ def test_the_user_cache_is_the_sessions_temporary_folder(temporary_user_cache: P
     assert default_cache_dir() == temporary_user_cache / "recordroom"
     home_cache = Path.home() / ".cache"
     assert not default_cache_dir().is_relative_to(home_cache)
+    assert temporary_user_cache.is_relative_to(tempfile.gettempdir())
 
 
 def test_a_server_started_as_a_subprocess_uses_it_too(temporary_user_cache: Path) -> None:
