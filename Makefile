@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest lock system-deps bench clean
+.PHONY: run test lint jslint typecheck pytest lock system-deps bench clean
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,10 +19,20 @@ run: $(STAMP)
 	$(BIN)/recordroom serve --port 8000 --data-dir data
 
 ## test: install what the tests need, then lint, format check, type check and the whole suite
-test: $(STAMP) system-deps lint typecheck pytest
+test: $(STAMP) system-deps lint jslint typecheck pytest
 
 system-deps:
 	@bash scripts/system-deps.sh chromium redis-server fonts-wqy-microhei
+	@command -v npm >/dev/null || bash scripts/system-deps.sh nodejs npm
+
+## jslint: Biome lints the browser pages and checks their format (`npx biome check --write
+## recordroom/web` formats them); the exact version is pinned in package-lock.json
+jslint: node_modules/.installed
+	node_modules/.bin/biome ci recordroom/web
+
+node_modules/.installed: package.json package-lock.json | system-deps
+	npm ci --no-audit --no-fund --silent
+	touch $@
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -44,4 +54,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/playout.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache node_modules

@@ -22,12 +22,17 @@ export function supported(tag) {
   for (const lang of Object.keys(LANGUAGES)) if (lower === lang.toLowerCase()) return lang;
   const primary = lower.split("-")[0];
   if (primary === "zh") return "zh-CN";
-  for (const lang of Object.keys(LANGUAGES)) if (lang.toLowerCase().split("-")[0] === primary) return lang;
+  for (const lang of Object.keys(LANGUAGES))
+    if (lang.toLowerCase().split("-")[0] === primary) return lang;
   return null;
 }
 
 function storedChoice() {
-  try { return window.localStorage.getItem(STORE_KEY); } catch { return null; }
+  try {
+    return window.localStorage.getItem(STORE_KEY);
+  } catch {
+    return null;
+  }
 }
 
 /** The language this page speaks: the address, the stored switch, the browser, English. */
@@ -81,14 +86,18 @@ export function t(key, params = {}) {
     message = message[form] ?? message.other ?? Object.values(message)[0];
   }
   return message.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name) =>
-    (params[name] === undefined || params[name] === null ? whole : String(params[name])));
+    params[name] === undefined || params[name] === null ? whole : String(params[name]),
+  );
 }
 
 /** "Ann", "Ann and Bo", "Ann, Bo and Cem" (安、博和杰姆) in this language. */
 export function andList(items) {
   const list = items.filter((x) => x !== null && x !== undefined && x !== "");
   if (list.length < 2) return list[0] || "";
-  return t("common.and_list", { first: list.slice(0, -1).join(t("common.list_sep")), last: list.at(-1) });
+  return t("common.and_list", {
+    first: list.slice(0, -1).join(t("common.list_sep")),
+    last: list.at(-1),
+  });
 }
 
 /** A number with its noun ("3 points", "3 分"): the plural message `key` with count = n. */
@@ -96,7 +105,10 @@ export const plural = (key, n, params = {}) => t(key, { ...params, count: n });
 
 /** Translates the marked elements under `root` (see the module's page). */
 export function translate(root = document) {
-  const all = (selector) => [...(root.matches?.(selector) ? [root] : []), ...root.querySelectorAll(selector)];
+  const all = (selector) => [
+    ...(root.matches?.(selector) ? [root] : []),
+    ...root.querySelectorAll(selector),
+  ];
   for (const node of all("[data-i18n]")) node.textContent = t(node.dataset.i18n);
   for (const node of all("[data-i18n-html]")) node.innerHTML = t(node.dataset.i18nHtml);
   for (const node of all("[data-i18n-attr]")) {
@@ -110,12 +122,18 @@ export function translate(root = document) {
 }
 
 /** Calls `listener(lang)` after every change of language (pages redraw what they made in JS). */
-export function onLanguage(listener) { listeners.add(listener); }
+export function onLanguage(listener) {
+  listeners.add(listener);
+}
 
 /** Switches this browser to `tag`, keeps the choice, and redraws the page. */
 export async function setLanguage(tag) {
   const next = supported(tag) || DEFAULT;
-  try { window.localStorage.setItem(STORE_KEY, next); } catch { /* private mode: this page only */ }
+  try {
+    window.localStorage.setItem(STORE_KEY, next);
+  } catch {
+    /* private mode: this page only */
+  }
   const url = new URL(location.href);
   if (url.searchParams.has("lang")) {
     url.searchParams.set("lang", next);

@@ -1,7 +1,7 @@
 // Shared by the table screen and the phone: HTTP calls, the room socket (reconnecting with
 // backoff), tokens kept per room code, seat colours and sleeve pictures. Each request and socket
 // says the page's language, so the server's error messages come in it.
-import { t, lang } from "/static/common/i18n.js";
+import { lang, t } from "/static/common/i18n.js";
 
 export const $ = (selector, root = document) => root.querySelector(selector);
 export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
@@ -18,8 +18,7 @@ export function el(tag, attributes = {}, ...children) {
         if (name.startsWith("--")) node.style.setProperty(name, v);
         else node.style[name] = v;
       }
-    }
-    else node.setAttribute(key, value === true ? "" : value);
+    } else node.setAttribute(key, value === true ? "" : value);
   }
   for (const child of children.flat()) {
     if (child !== null && child !== undefined && child !== false) node.append(child);
@@ -41,7 +40,9 @@ export async function api(method, path, body, token) {
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   const answer = await fetch(path, {
-    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   const data = answer.status === 204 ? null : await answer.json().catch(() => null);
   if (!answer.ok) {
@@ -63,7 +64,11 @@ export const tokens = {
   setName: (name) => store.setItem("recordroom.name", name),
 };
 
-export const normaliseCode = (text) => (text || "").trim().toUpperCase().replace(/[^A-Z]/g, "");
+export const normaliseCode = (text) =>
+  (text || "")
+    .trim()
+    .toUpperCase()
+    .replace(/[^A-Z]/g, "");
 
 /**
  * One WebSocket to a room. Reconnects with backoff (0.5 s doubling up to 8 s) whenever the
@@ -89,7 +94,9 @@ export class RoomSocket {
     });
   }
 
-  isOpen() { return this.socket && this.socket.readyState === WebSocket.OPEN; }
+  isOpen() {
+    return this.socket && this.socket.readyState === WebSocket.OPEN;
+  }
 
   open() {
     clearTimeout(this.timer);
@@ -141,7 +148,9 @@ export class RoomSocket {
   }
 
   /** Sends an action made on the newest state we have seen. */
-  act(action) { return this.send({ type: "act", version: this.version, action }); }
+  act(action) {
+    return this.send({ type: "act", version: this.version, action });
+  }
 
   /** Moves to another room (play again) with the same token. */
   moveTo(code) {
@@ -163,55 +172,104 @@ export class RoomSocket {
 
 // Eight seat colours, told apart by hue and lightness, readable on the dark table.
 export const SEAT_COLOURS = [
-  "#f5a524", "#ff5c7a", "#4cc9f0", "#8bd450", "#c77dff", "#ff8c42", "#2ec4b6", "#f2e86d",
+  "#f5a524",
+  "#ff5c7a",
+  "#4cc9f0",
+  "#8bd450",
+  "#c77dff",
+  "#ff8c42",
+  "#2ec4b6",
+  "#f2e86d",
 ];
 export const seatColour = (seat) => SEAT_COLOURS[seat % SEAT_COLOURS.length];
 export const initials = (name) =>
-  (name || "?").split(/\s+/).filter(Boolean).slice(0, 2).map((w) => w[0]).join("").toUpperCase();
+  (name || "?")
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((w) => w[0])
+    .join("")
+    .toUpperCase();
 
 /** The picture of a sleeve, with its title and artist as the accessible name. */
 export function sleeveImage(sleeve, className = "sleeve-art") {
-  const label = sleeve.title ? t("dc.sleeve.by", { title: sleeve.title, artist: sleeve.artist }) : t("dc.sleeve.n", { id: sleeve.id });
+  const label = sleeve.title
+    ? t("dc.sleeve.by", { title: sleeve.title, artist: sleeve.artist })
+    : t("dc.sleeve.n", { id: sleeve.id });
   const image = el("img", {
-    class: className, src: `/api/sleeves/${sleeve.id}`, alt: label, draggable: "false",
+    class: className,
+    src: `/api/sleeves/${sleeve.id}`,
+    alt: label,
+    draggable: "false",
     decoding: "async",
   });
-  image.addEventListener("error", () => {
-    // No picture from the server: a plain printed sleeve with its title.
-    const plain = el("div", { class: `${className} sleeve-plain`, role: "img", "aria-label": label },
-      el("span", { class: "plain-title" }, sleeve.title || `#${sleeve.id}`),
-      el("span", { class: "plain-artist" }, sleeve.artist || ""));
-    image.replaceWith(plain);
-  }, { once: true });
+  image.addEventListener(
+    "error",
+    () => {
+      // No picture from the server: a plain printed sleeve with its title.
+      const plain = el(
+        "div",
+        { class: `${className} sleeve-plain`, role: "img", "aria-label": label },
+        el("span", { class: "plain-title" }, sleeve.title || `#${sleeve.id}`),
+        el("span", { class: "plain-artist" }, sleeve.artist || ""),
+      );
+      image.replaceWith(plain);
+    },
+    { once: true },
+  );
   return image;
 }
 
 /** Cards chosen per Record card: {1: [seat, ...], ...}. */
 export function votesByCard(votes) {
   const out = { 1: [], 2: [], 3: [], 4: [] };
-  (votes || []).forEach((card, seat) => { if (card >= 1 && card <= 4) out[card].push(seat); });
+  (votes || []).forEach((card, seat) => {
+    if (card >= 1 && card <= 4) out[card].push(seat);
+  });
   return out;
 }
-
 
 /**
  * A server duration ("seconds left at send time") turned into a local deadline, so pages count
  * down between messages: `deadline(12.5)` is the Date.now() at which those seconds are up.
  */
-export const deadline = (seconds) => (typeof seconds === "number" ? Date.now() + seconds * 1000 : null);
-export const secondsLeft = (until) => (until === null ? null : Math.max(0, Math.ceil((until - Date.now()) / 1000)));
+export const deadline = (seconds) =>
+  typeof seconds === "number" ? Date.now() + seconds * 1000 : null;
+export const secondsLeft = (until) =>
+  until === null ? null : Math.max(0, Math.ceil((until - Date.now()) / 1000));
 
 // The cooperative score table of the rules: for each player count, the lowest score of each tier
 // after Cacophony (the engine's recordroom/games/disc_cover/scoring.py; a test keeps them equal).
-export const TIERS = ["Cacophony", "Wrong Notes", "Right Notes", "On the beat", "In sync", "Perfect harmony"];
-export const TIER_FLOORS = {"3": [10, 13, 18, 22, 24], "4": [13, 17, 23, 29, 32], "5": [16, 21, 29, 36, 40], "6": [19, 25, 35, 43, 48], "7": [22, 29, 40, 50, 56], "8": [26, 33, 46, 58, 64]};
+export const TIERS = [
+  "Cacophony",
+  "Wrong Notes",
+  "Right Notes",
+  "On the beat",
+  "In sync",
+  "Perfect harmony",
+];
+export const TIER_FLOORS = {
+  3: [10, 13, 18, 22, 24],
+  4: [13, 17, 23, 29, 32],
+  5: [16, 21, 29, 36, 40],
+  6: [19, 25, 35, 43, 48],
+  7: [22, 29, 40, 50, 56],
+  8: [26, 33, 46, 58, 64],
+};
 
 /** The tier ladder of a team: [{tier, min, reached, current}], and the next tier's threshold. */
 export function tierLadder(players, score) {
   const floors = [0, ...(TIER_FLOORS[String(players)] || [])];
-  const ladder = TIERS.slice(0, floors.length).map((tier, i) => ({ tier, min: floors[i], reached: score >= floors[i] }));
+  const ladder = TIERS.slice(0, floors.length).map((tier, i) => ({
+    tier,
+    min: floors[i],
+    reached: score >= floors[i],
+  }));
   const at = ladder.filter((step) => step.reached).length - 1;
   if (at >= 0) ladder[at].current = true;
   const next = ladder[at + 1] || null;
-  return { ladder, next: next ? { tier: next.tier, min: next.min, missing: next.min - score } : null };
+  return {
+    ladder,
+    next: next ? { tier: next.tier, min: next.min, missing: next.min - score } : null,
+  };
 }

@@ -18,19 +18,30 @@ for (const type of ["pointerdown", "keydown"]) {
 // Notes of each cue, in Hz, with their start and length in seconds: a rising chord for a reveal,
 // two questioning notes for a tie.
 const CUES = {
-  reveal: [[523.25, 0, 0.16], [659.25, 0.09, 0.16], [783.99, 0.18, 0.32]],
-  tie: [[587.33, 0, 0.18], [554.37, 0.2, 0.3]],
+  reveal: [
+    [523.25, 0, 0.16],
+    [659.25, 0.09, 0.16],
+    [783.99, 0.18, 0.32],
+  ],
+  tie: [
+    [587.33, 0, 0.18],
+    [554.37, 0.2, 0.3],
+  ],
 };
 const BUZZ = { reveal: [60, 40, 120], tie: [90, 60, 90] };
 
 /** Plays a cue ("reveal" or "tie") and buzzes the phone; returns whether a sound was made. */
 export function cue(kind, { volume = 0.18, sound = true, buzz = true } = {}) {
   if (buzz && typeof navigator.vibrate === "function") {
-    try { navigator.vibrate(BUZZ[kind]); } catch { /* no vibration here */ }
+    try {
+      navigator.vibrate(BUZZ[kind]);
+    } catch {
+      /* no vibration here */
+    }
   }
   if (!sound) return false;
   const ctx = audioContext();
-  if (!ctx || ctx.state !== "running") return false;
+  if (ctx?.state !== "running") return false;
   const now = ctx.currentTime + 0.02;
   for (const [frequency, start, length] of CUES[kind]) {
     const tone = ctx.createOscillator();
@@ -58,8 +69,12 @@ export function keepAwake(wanted) {
       asking = true;
       try {
         lock = await navigator.wakeLock.request("screen");
-        lock.addEventListener?.("release", () => { lock = null; });
-      } catch { lock = null; /* refused (battery saver, no permission): the screen may sleep */ }
+        lock.addEventListener?.("release", () => {
+          lock = null;
+        });
+      } catch {
+        lock = null; /* refused (battery saver, no permission): the screen may sleep */
+      }
       asking = false;
     } else if (!want && lock) {
       const held = lock;

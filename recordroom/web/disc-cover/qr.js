@@ -17,8 +17,19 @@ const BLOCKS_M = [
   [22, [3, 36], [2, 37]],
   [26, [4, 43], [1, 44]],
 ];
-const ALIGNMENT = [null, [], [6, 18], [6, 22], [6, 26], [6, 30], [6, 34],
-  [6, 22, 38], [6, 24, 42], [6, 26, 46], [6, 28, 50]];
+const ALIGNMENT = [
+  null,
+  [],
+  [6, 18],
+  [6, 22],
+  [6, 26],
+  [6, 30],
+  [6, 34],
+  [6, 22, 38],
+  [6, 24, 42],
+  [6, 26, 46],
+  [6, 28, 50],
+];
 const LEVEL_M_BITS = 0b00;
 
 // ---- arithmetic in GF(256) with the polynomial x^8 + x^4 + x^3 + x^2 + 1 --------------------
@@ -64,11 +75,14 @@ function errorWords(data, degree) {
 
 // ---- the codewords --------------------------------------------------------------------------
 
-const dataCapacity = (version) => BLOCKS_M[version].slice(1).reduce((sum, [n, k]) => sum + n * k, 0);
+const dataCapacity = (version) =>
+  BLOCKS_M[version].slice(1).reduce((sum, [n, k]) => sum + n * k, 0);
 
 function codewords(bytes, version) {
   const bits = [];
-  const put = (value, length) => { for (let i = length - 1; i >= 0; i -= 1) bits.push((value >>> i) & 1); };
+  const put = (value, length) => {
+    for (let i = length - 1; i >= 0; i -= 1) bits.push((value >>> i) & 1);
+  };
   put(0b0100, 4); // byte mode
   put(bytes.length, version < 10 ? 8 : 16);
   for (const byte of bytes) put(byte, 8);
@@ -76,7 +90,8 @@ function codewords(bytes, version) {
   put(0, Math.min(4, capacity - bits.length)); // terminator
   while (bits.length % 8) bits.push(0);
   const data = [];
-  for (let i = 0; i < bits.length; i += 8) data.push(bits.slice(i, i + 8).reduce((v, b) => (v << 1) | b, 0));
+  for (let i = 0; i < bits.length; i += 8)
+    data.push(bits.slice(i, i + 8).reduce((v, b) => (v << 1) | b, 0));
   for (let pad = 0xec; data.length < capacity / 8; pad ^= 0xec ^ 0x11) data.push(pad);
   // Split into blocks, add each block's error words, then interleave column by column.
   const [ecPerBlock, ...groups] = BLOCKS_M[version];
@@ -91,7 +106,8 @@ function codewords(bytes, version) {
   }
   const out = [];
   const longest = Math.max(...blocks.map((b) => b.data.length));
-  for (let i = 0; i < longest; i += 1) for (const b of blocks) if (i < b.data.length) out.push(b.data[i]);
+  for (let i = 0; i < longest; i += 1)
+    for (const b of blocks) if (i < b.data.length) out.push(b.data[i]);
   for (let i = 0; i < ecPerBlock; i += 1) for (const b of blocks) out.push(b.ec[i]);
   return out;
 }
@@ -101,7 +117,7 @@ function codewords(bytes, version) {
 const MASKS = [
   (r, c) => (r + c) % 2 === 0,
   (r) => r % 2 === 0,
-  (r, c) => c % 3 === 0,
+  (_r, c) => c % 3 === 0,
   (r, c) => (r + c) % 3 === 0,
   (r, c) => (Math.floor(r / 2) + Math.floor(c / 3)) % 2 === 0,
   (r, c) => ((r * c) % 2) + ((r * c) % 3) === 0,
@@ -119,7 +135,7 @@ function bch(value, poly, bits) {
   return (value << bits) | rest;
 }
 
-class Symbol {
+class QrSymbol {
   constructor(version) {
     this.version = version;
     this.size = 17 + 4 * version;
@@ -128,12 +144,22 @@ class Symbol {
     this.drawPatterns();
   }
 
-  set(r, c, dark) { this.dark[r][c] = dark; this.fixed[r][c] = true; }
+  set(r, c, dark) {
+    this.dark[r][c] = dark;
+    this.fixed[r][c] = true;
+  }
 
   drawPatterns() {
     const n = this.size;
-    for (let i = 0; i < n; i += 1) { this.set(6, i, i % 2 === 0); this.set(i, 6, i % 2 === 0); }
-    for (const [r0, c0] of [[0, 0], [0, n - 7], [n - 7, 0]]) {
+    for (let i = 0; i < n; i += 1) {
+      this.set(6, i, i % 2 === 0);
+      this.set(i, 6, i % 2 === 0);
+    }
+    for (const [r0, c0] of [
+      [0, 0],
+      [0, n - 7],
+      [n - 7, 0],
+    ]) {
       for (let r = -1; r <= 7; r += 1) {
         for (let c = -1; c <= 7; c += 1) {
           const rr = r0 + r;
@@ -149,7 +175,8 @@ class Symbol {
       for (const c of centres) {
         if ((r === 6 && c === 6) || (r === 6 && c === n - 7) || (r === n - 7 && c === 6)) continue;
         for (let dr = -2; dr <= 2; dr += 1) {
-          for (let dc = -2; dc <= 2; dc += 1) this.set(r + dr, c + dc, Math.max(Math.abs(dr), Math.abs(dc)) !== 1);
+          for (let dc = -2; dc <= 2; dc += 1)
+            this.set(r + dr, c + dc, Math.max(Math.abs(dr), Math.abs(dc)) !== 1);
         }
       }
     }
@@ -200,8 +227,10 @@ class Symbol {
 
   masked(mask) {
     const rule = MASKS[mask];
-    const copy = new Symbol(this.version);
-    copy.dark = this.dark.map((row, r) => row.map((d, c) => (this.fixed[r][c] ? d : d !== rule(r, c))));
+    const copy = new QrSymbol(this.version);
+    copy.dark = this.dark.map((row, r) =>
+      row.map((d, c) => (this.fixed[r][c] ? d : d !== rule(r, c))),
+    );
     copy.fixed = this.fixed;
     copy.drawFormat(mask);
     return copy;
@@ -221,11 +250,15 @@ class Symbol {
       let run = 1;
       for (let i = 1; i <= n; i += 1) {
         if (i < n && line[i] === line[i - 1]) run += 1;
-        else { if (run >= 5) score += run - 2; run = 1; }
+        else {
+          if (run >= 5) score += run - 2;
+          run = 1;
+        }
       }
       const text = line.map((d) => (d ? "1" : "0")).join("");
       for (const pattern of ["10111010000", "00001011101"]) {
-        for (let at = text.indexOf(pattern); at >= 0; at = text.indexOf(pattern, at + 1)) score += 40;
+        for (let at = text.indexOf(pattern); at >= 0; at = text.indexOf(pattern, at + 1))
+          score += 40;
       }
     }
     for (let r = 0; r < n - 1; r += 1) {
@@ -244,9 +277,10 @@ class Symbol {
 export function qrMatrix(text, forcedMask = null) {
   const bytes = [...new TextEncoder().encode(text)];
   let version = 1;
-  while (version <= 10 && dataCapacity(version) < bytes.length + (version < 10 ? 2 : 3)) version += 1;
+  while (version <= 10 && dataCapacity(version) < bytes.length + (version < 10 ? 2 : 3))
+    version += 1;
   if (version > 10) throw new Error(`too long for a QR code here: ${bytes.length} bytes`);
-  const base = new Symbol(version);
+  const base = new QrSymbol(version);
   base.drawData(codewords(bytes, version));
   let best = null;
   for (let mask = 0; mask < 8; mask += 1) {
@@ -263,7 +297,13 @@ export function qrSvg(text) {
   const { rows } = qrMatrix(text);
   const n = rows.length + 8;
   let path = "";
-  rows.forEach((row, r) => row.forEach((dark, c) => { if (dark) path += `M${c + 4} ${r + 4}h1v1h-1z`; }));
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${n} ${n}" shape-rendering="crispEdges">` +
-    `<rect width="${n}" height="${n}" fill="#fff"/><path d="${path}" fill="#000"/></svg>`;
+  rows.forEach((row, r) => {
+    row.forEach((dark, c) => {
+      if (dark) path += `M${c + 4} ${r + 4}h1v1h-1z`;
+    });
+  });
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${n} ${n}" shape-rendering="crispEdges">` +
+    `<rect width="${n}" height="${n}" fill="#fff"/><path d="${path}" fill="#000"/></svg>`
+  );
 }

@@ -1,10 +1,23 @@
 // The table screen: set up the evening, let the players join, then show the four sleeves, play
 // the song, reveal the votes together and grow the mosaic. It holds the host token of the room.
+
+import { andList, has, lang, onLanguage, t } from "/static/common/i18n.js";
 import {
-  $, $$, el, api, tokens, normaliseCode, RoomSocket, seatColour, initials, sleeveImage,
-  votesByCard, deadline, secondsLeft, tierLadder,
+  $,
+  $$,
+  api,
+  deadline,
+  el,
+  initials,
+  normaliseCode,
+  RoomSocket,
+  seatColour,
+  secondsLeft,
+  sleeveImage,
+  tierLadder,
+  tokens,
+  votesByCard,
 } from "./common.js";
-import { t, has, andList, onLanguage, lang } from "/static/common/i18n.js";
 import { cue } from "./cues.js";
 import { qrSvg } from "./qr.js";
 
@@ -36,7 +49,7 @@ let held = { turn: null, at: 0 };
 let timerUntil = null; // when the vote timer runs out (local clock), null when it does not run
 let opensUntil = null; // when the current turn opens by itself
 let awaySince = new Map(); // seat -> Date.now() when its phone dropped
-let awayWaited = new Map(); // seat -> when the host chose "Wait" for it
+const awayWaited = new Map(); // seat -> when the host chose "Wait" for it
 const AWAY_AFTER = 10_000; // ms a phone may be gone during a vote before the table asks
 const WAIT_AGAIN = 60_000; // after "Wait", ask again this much later
 const HOLD_EVERY = 10_000; // party mode: how often the table asks the server to keep waiting
@@ -44,12 +57,16 @@ const HOLD_EVERY = 10_000; // party mode: how often the table asks the server to
 const audio = $("#audio");
 const ICONS = {
   play: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 4l13 8-13 8z" fill="currentColor"/></svg>',
-  pause: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 4h4v16H6zM14 4h4v16h-4z" fill="currentColor"/></svg>',
+  pause:
+    '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 4h4v16H6zM14 4h4v16h-4z" fill="currentColor"/></svg>',
 };
 
 // ---- setup ---------------------------------------------------------------------------------
 
-let library = { sources: [{ id: "demo", name: t("dc.source.demo"), tracks: null, ready: false, themes: [] }], playlists: [] };
+let library = {
+  sources: [{ id: "demo", name: t("dc.source.demo"), tracks: null, ready: false, themes: [] }],
+  playlists: [],
+};
 let musicProblem = null; // why the chosen music cannot be played (from the server), or null
 let checks = 0; // numbers the music checks, so a late answer never overwrites a newer one
 let creating = false; // "Open the room" was pressed and its answer has not come yet
@@ -62,9 +79,12 @@ async function loadMusic() {
   showSources(false);
   try {
     library = await api("GET", "/api/music");
-  } catch { /* an older server: the demo playlist only */ }
+  } catch {
+    /* an older server: the demo playlist only */
+  }
   showSources(true);
-  if (library.sources.some((s) => s.ready === false) && !$("#setup").hidden) setTimeout(loadMusic, 1000);
+  if (library.sources.some((s) => s.ready === false) && !$("#setup").hidden)
+    setTimeout(loadMusic, 1000);
 }
 
 function showSources(loaded) {
@@ -74,29 +94,71 @@ function showSources(loaded) {
   $("#sources").setAttribute("aria-busy", String(!loaded));
   const note = (s) => {
     if (s.ready === false) {
-      return s.error ? t("dc.source.failed", { error: s.error })
+      return s.error
+        ? t("dc.source.failed", { error: s.error })
         : t("dc.source.making", { done: s.progress?.done ?? 0, total: s.progress?.total ?? "?" });
     }
-    return typeof s.tracks === "number" ? tracks(s.tracks) : loaded ? t("dc.source.none") : t("dc.source.looking");
+    return typeof s.tracks === "number"
+      ? tracks(s.tracks)
+      : loaded
+        ? t("dc.source.none")
+        : t("dc.source.looking");
   };
   const sources = [
-    ...library.sources.map((s) => ({ id: s.id, name: sourceName(s), note: note(s), disabled: s.tracks === 0 || Boolean(s.error) })),
-    { id: "playlist", name: t("dc.source.playlist"), note: library.playlists.length ? t("dc.source.found", { count: library.playlists.length }) : loaded ? t("dc.source.none") : t("dc.source.looking"),
-      disabled: !library.playlists.length },
+    ...library.sources.map((s) => ({
+      id: s.id,
+      name: sourceName(s),
+      note: note(s),
+      disabled: s.tracks === 0 || Boolean(s.error),
+    })),
+    {
+      id: "playlist",
+      name: t("dc.source.playlist"),
+      note: library.playlists.length
+        ? t("dc.source.found", { count: library.playlists.length })
+        : loaded
+          ? t("dc.source.none")
+          : t("dc.source.looking"),
+      disabled: !library.playlists.length,
+    },
     { id: "external", name: t("dc.source.external"), note: t("dc.source.external.note") },
   ];
-  $("#sources").replaceChildren(...sources.map((s) => el("label", { class: "choice small" },
-    el("input", { type: "radio", name: "source", value: s.id, checked: s.id === chosen, disabled: s.disabled,
-      onchange: () => musicFormChanged(true) }),
-    el("span", {}, el("b", {}, s.name), el("small", {}, s.note)))));
-  $("#playlist").replaceChildren(...library.playlists.map((p) =>
-    new Option(t("dc.playlist.option", { name: p.name, tracks: tracks(p.tracks) }), p.id, false, p.id === playlist)));
+  $("#sources").replaceChildren(
+    ...sources.map((s) =>
+      el(
+        "label",
+        { class: "choice small" },
+        el("input", {
+          type: "radio",
+          name: "source",
+          value: s.id,
+          checked: s.id === chosen,
+          disabled: s.disabled,
+          onchange: () => musicFormChanged(true),
+        }),
+        el("span", {}, el("b", {}, s.name), el("small", {}, s.note)),
+      ),
+    ),
+  );
+  $("#playlist").replaceChildren(
+    ...library.playlists.map(
+      (p) =>
+        new Option(
+          t("dc.playlist.option", { name: p.name, tracks: tracks(p.tracks) }),
+          p.id,
+          false,
+          p.id === playlist,
+        ),
+    ),
+  );
   musicFormChanged(false);
 }
 
 /** A source's name: the built-in ones in this page's language, a music folder by its own name. */
 function sourceName(source) {
-  return source.id === "demo" || source.id === "library" ? t(`dc.source.${source.id}`) : source.name;
+  return source.id === "demo" || source.id === "library"
+    ? t(`dc.source.${source.id}`)
+    : source.name;
 }
 
 /** A theme's name: the demo's genres and decades in this page's language, the others as tagged. */
@@ -106,7 +168,8 @@ function themeName(name) {
 
 /** The themes the chosen source offers, with their own counts (never another source's). */
 function themesOf(source) {
-  if (source === "playlist") return library.playlists.find((p) => p.id === $("#playlist").value)?.themes || [];
+  if (source === "playlist")
+    return library.playlists.find((p) => p.id === $("#playlist").value)?.themes || [];
   return library.sources.find((s) => s.id === source)?.themes || [];
 }
 
@@ -119,13 +182,30 @@ function musicFormChanged(sourceChanged) {
   $("#length-line").hidden = $("#play-to-end").checked || source === "external";
   // The demo's progress refreshes the sources every second: leave an unchanged list (and the
   // focus in it) alone.
-  const key = JSON.stringify([source, source === "playlist" ? $("#playlist").value : null, offered,
-    library.sources.map((s) => s.ready)]);
+  const key = JSON.stringify([
+    source,
+    source === "playlist" ? $("#playlist").value : null,
+    offered,
+    library.sources.map((s) => s.ready),
+  ]);
   if (!sourceChanged && key === shownThemes) return;
   shownThemes = key;
-  $("#themes").replaceChildren(...offered.map((theme) => el("label", { class: "theme" },
-    el("input", { type: "checkbox", name: "theme", value: theme.name, checked: ticked.has(theme.name), onchange: checkMusic }),
-    el("span", {}, themeName(theme.name), el("small", {}, ` ${theme.tracks}`)))));
+  $("#themes").replaceChildren(
+    ...offered.map((theme) =>
+      el(
+        "label",
+        { class: "theme" },
+        el("input", {
+          type: "checkbox",
+          name: "theme",
+          value: theme.name,
+          checked: ticked.has(theme.name),
+          onchange: checkMusic,
+        }),
+        el("span", {}, themeName(theme.name), el("small", {}, ` ${theme.tracks}`)),
+      ),
+    ),
+  );
   $("#themes-box").hidden = !offered.length;
   checkMusic();
 }
@@ -160,7 +240,8 @@ async function checkMusic() {
     if (number !== checks) return;
     musicProblem = null;
     note.className = answer.repeats ? "music-note warn" : "music-note";
-    note.textContent = answer.repeats ? t("dc.music.repeats", { count: answer.tracks, turns: answer.turns })
+    note.textContent = answer.repeats
+      ? t("dc.music.repeats", { count: answer.tracks, turns: answer.turns })
       : t("dc.music.enough", { tracks: tracks(answer.tracks), turns: answer.turns });
   } catch (error) {
     if (number !== checks) return;
@@ -206,7 +287,12 @@ function enter() {
   history.replaceState(null, "", `/table?room=${code}${params.has("hold") ? `&hold=${HOLD}` : ""}`);
   $("#setup").hidden = true;
   roomInfo = null;
-  api("GET", `/api/rooms/${code}`).then((info) => { roomInfo = info; if (last) render(last); }).catch(() => {});
+  api("GET", `/api/rooms/${code}`)
+    .then((info) => {
+      roomInfo = info;
+      if (last) render(last);
+    })
+    .catch(() => {});
   if (live) live.stop();
   live = new RoomSocket(code, hostToken, {
     onState: (message) => {
@@ -229,17 +315,25 @@ function moveTo(newCode) {
   last = previous = reveal = null;
   seenAnimation = new Set();
   history.replaceState(null, "", `/table?room=${code}${params.has("hold") ? `&hold=${HOLD}` : ""}`);
-  api("GET", `/api/rooms/${code}`).then((info) => { roomInfo = info; }).catch(() => {});
+  api("GET", `/api/rooms/${code}`)
+    .then((info) => {
+      roomInfo = info;
+    })
+    .catch(() => {});
   live.moveTo(code);
 }
 
 /** Local deadlines from the durations of a state message (the timer, the turn's auto-open, away). */
 function noteClocks(message) {
-  timerUntil = message.timer && typeof message.timer.remaining === "number" ? deadline(message.timer.remaining) : null;
+  timerUntil =
+    message.timer && typeof message.timer.remaining === "number"
+      ? deadline(message.timer.remaining)
+      : null;
   opensUntil = message.listening ? deadline(message.opens_in) : null;
   const away = new Map();
   for (const seat of message.seats || []) {
-    if (typeof seat.away === "number") away.set(seat.seat, awaySince.get(seat.seat) ?? Date.now() - seat.away * 1000);
+    if (typeof seat.away === "number")
+      away.set(seat.seat, awaySince.get(seat.seat) ?? Date.now() - seat.away * 1000);
     else awayWaited.delete(seat.seat);
   }
   awaySince = away;
@@ -247,14 +341,18 @@ function noteClocks(message) {
 
 function showError(text) {
   for (const id of ["#lobby-error", "#over-error"]) $(id).textContent = text || "";
-  if (text) { $("#banner").textContent = text; $("#banner").dataset.text = text; }
+  if (text) {
+    $("#banner").textContent = text;
+    $("#banner").dataset.text = text;
+  }
 }
 
 const host = (method, path) => api(method, `/api/rooms/${code}/${path}`, undefined, hostToken);
 const hostWith = (method, path, body) => api(method, `/api/rooms/${code}/${path}`, body, hostToken);
 
 $("#add-bot").addEventListener("click", () =>
-  hostWith("POST", "bots", { level: $("#bot-level").value }).catch((e) => showError(e.message)));
+  hostWith("POST", "bots", { level: $("#bot-level").value }).catch((e) => showError(e.message)),
+);
 // The click on Start also lets this page play sound from then on (autoplay needs a gesture).
 $("#start").addEventListener("click", () => {
   // Competitive: the first Leader is who listened to music most recently (the rules' choice).
@@ -278,8 +376,12 @@ function render(state) {
   last = state;
   music = state.music || null;
   // The last turn's reveal is shown on the game screen before the game-over screen.
-  const screen = state.status === "lobby" || !state.view ? "lobby"
-    : state.status === "over" && !reveal ? "over" : "game";
+  const screen =
+    state.status === "lobby" || !state.view
+      ? "lobby"
+      : state.status === "over" && !reveal
+        ? "over"
+        : "game";
   for (const id of ["lobby", "game", "over"]) $(`#${id}`).hidden = id !== screen;
   if (screen === "lobby") return renderLobby(state);
   handleMusic(state);
@@ -299,17 +401,46 @@ function renderLobby(state) {
   if (qr.dataset.code !== code) {
     qr.dataset.code = code;
     qr.hidden = false;
-    qr.onerror = () => { qr.hidden = true; };
+    qr.onerror = () => {
+      qr.hidden = true;
+    };
     qr.src = `/api/rooms/${code}/qr.svg`;
   }
   const max = info?.max_players || 8;
   const min = info?.min_players || 3;
   $("#seat-count").textContent = t("dc.lobby.count", { count: state.seats.length, max });
-  $("#lobby-seats").replaceChildren(...state.seats.map((seat) => el("li", { class: `seat-chip${seat.connected ? "" : " away"}`, style: { "--c": seatColour(seat.seat) } },
-    el("span", { class: "disc", "aria-hidden": "true" }, el("span", {}, initials(seat.name))),
-    el("span", { class: "seat-name" }, seat.name, seat.bot ? el("small", {}, ` · ${levelName(seat.level)}`) : seat.connected ? "" : el("small", {}, ` ${t("dc.lobby.away")}`)),
-    el("button", { type: "button", class: "quiet tiny", "aria-label": t("dc.lobby.remove", { name: seat.name }),
-      onclick: () => host("DELETE", `seats/${seat.seat}`).catch((e) => showError(e.message)) }, "✕"))));
+  $("#lobby-seats").replaceChildren(
+    ...state.seats.map((seat) =>
+      el(
+        "li",
+        {
+          class: `seat-chip${seat.connected ? "" : " away"}`,
+          style: { "--c": seatColour(seat.seat) },
+        },
+        el("span", { class: "disc", "aria-hidden": "true" }, el("span", {}, initials(seat.name))),
+        el(
+          "span",
+          { class: "seat-name" },
+          seat.name,
+          seat.bot
+            ? el("small", {}, ` · ${levelName(seat.level)}`)
+            : seat.connected
+              ? ""
+              : el("small", {}, ` ${t("dc.lobby.away")}`),
+        ),
+        el(
+          "button",
+          {
+            type: "button",
+            class: "quiet tiny",
+            "aria-label": t("dc.lobby.remove", { name: seat.name }),
+            onclick: () => host("DELETE", `seats/${seat.seat}`).catch((e) => showError(e.message)),
+          },
+          "✕",
+        ),
+      ),
+    ),
+  );
   $("#add-bot").disabled = state.seats.length >= max;
   $("#start").disabled = state.seats.length < min;
   const competitive = info?.options?.variant === "competitive";
@@ -318,21 +449,31 @@ function renderLobby(state) {
     const select = $("#first-leader");
     const chosen = select.value;
     const choices = state.seats.map((seat) => new Option(seat.name, String(seat.seat)));
-    if ([...select.options].map((o) => `${o.value}:${o.text}`).join() !== choices.map((o) => `${o.value}:${o.text}`).join()) {
+    if (
+      [...select.options].map((o) => `${o.value}:${o.text}`).join() !==
+      choices.map((o) => `${o.value}:${o.text}`).join()
+    ) {
       select.replaceChildren(...choices);
       if (chosen && Number(chosen) < state.seats.length) select.value = chosen;
     }
   }
-  $("#lobby-hint").textContent = state.seats.length < min
-    ? t("dc.lobby.need", { count: min - state.seats.length })
-    : t("dc.lobby.ready");
+  $("#lobby-hint").textContent =
+    state.seats.length < min
+      ? t("dc.lobby.need", { count: min - state.seats.length })
+      : t("dc.lobby.ready");
   const setup = info?.music;
-  $("#lobby-music").textContent = setup ? t("dc.lobby.music", { source: describeSource(setup) }) : "";
+  $("#lobby-music").textContent = setup
+    ? t("dc.lobby.music", { source: describeSource(setup) })
+    : "";
 }
 
 function describeSource(setup) {
-  const names = Object.fromEntries(["demo", "library", "playlist", "external"].map((id) => [id, t(`dc.describe.${id}`)]));
-  const themes = setup.themes?.length ? ` · ${setup.themes.map(themeName).join(t("common.list_sep"))}` : "";
+  const names = Object.fromEntries(
+    ["demo", "library", "playlist", "external"].map((id) => [id, t(`dc.describe.${id}`)]),
+  );
+  const themes = setup.themes?.length
+    ? ` · ${setup.themes.map(themeName).join(t("common.list_sep"))}`
+    : "";
   return `${names[setup.source] || setup.source}${themes}${setup.play_to_end ? ` · ${t("dc.describe.party")}` : ""}`;
 }
 
@@ -381,7 +522,7 @@ function nextSong() {
  */
 function gate() {
   const state = last;
-  if (!state || state.status !== "playing" || !state.listening || !state.view || !live) return;
+  if (state?.status !== "playing" || !state.listening || !state.view || !live) return;
   const turn = state.view.turn;
   const now = Date.now();
   const external = music?.source === "external";
@@ -422,26 +563,44 @@ function handleMusic(state) {
     showTrack(null);
     return;
   }
-  if (over && !music.play_to_end) { audio.pause(); return; }
+  if (over && !music.play_to_end) {
+    audio.pause();
+    return;
+  }
   // The same track may come back for another turn (a small theme): a turn is a new song.
   const same = (track) => track && track.url === music.url && track.turn === music.turn;
   if (same(playing) || same(queued)) return;
   const skip = music.turn === playing.turn;
   const busy = !audio.paused && !audio.ended;
-  if (!skip && reveal && !music.play_to_end) queued = music; // after the reveal
-  else if (!skip && music.play_to_end && busy) queued = music; // after this song
+  if (!skip && reveal && !music.play_to_end)
+    queued = music; // after the reveal
+  else if (!skip && music.play_to_end && busy)
+    queued = music; // after this song
   else load(music);
 }
 
 function load(track) {
   // A long track starts where its music starts (`start`, seconds) and plays `length` seconds
   // (null in party mode: to its end).
-  const start = Number(track.start) > 0 ? Number(track.start) : 0;
-  playing = { url: track.url, turn: track.turn, track: track.track, start, length: track.length ?? null };
+  const start = Math.max(Number(track.start) || 0, 0);
+  playing = {
+    url: track.url,
+    turn: track.turn,
+    track: track.track,
+    start,
+    length: track.length ?? null,
+  };
   heardTurn = null;
   audio.src = start ? `${track.url}#t=${start.toFixed(1)}` : track.url;
   showTrack(track.track);
-  audio.play().then(() => { $("#unmute").hidden = true; }).catch(() => { $("#unmute").hidden = false; });
+  audio
+    .play()
+    .then(() => {
+      $("#unmute").hidden = true;
+    })
+    .catch(() => {
+      $("#unmute").hidden = false;
+    });
 }
 
 function stopAtReveal() {
@@ -458,7 +617,8 @@ audio.addEventListener("ended", () => {
   else if (last) render(last);
 });
 audio.addEventListener("timeupdate", () => {
-  if (playing.length && audio.currentTime >= playing.start + playing.length && !audio.paused) audio.pause();
+  if (playing.length && audio.currentTime >= playing.start + playing.length && !audio.paused)
+    audio.pause();
 });
 audio.addEventListener("playing", () => {
   heardTurn = playing.turn;
@@ -478,13 +638,22 @@ $("#pause").addEventListener("click", () => {
   else audio.pause();
 });
 $("#unmute").addEventListener("click", () => {
-  audio.play().then(() => { $("#unmute").hidden = true; }).catch(() => {});
+  audio
+    .play()
+    .then(() => {
+      $("#unmute").hidden = true;
+    })
+    .catch(() => {});
 });
-$("#skip").addEventListener("click", () => host("POST", "music/skip").catch((e) => showError(e.message)));
+$("#skip").addEventListener("click", () =>
+  host("POST", "music/skip").catch((e) => showError(e.message)),
+);
 
 // ---- the game ------------------------------------------------------------------------------
 
-function names(state) { return state.seats.map((s) => s.name); }
+function names(state) {
+  return state.seats.map((s) => s.name);
+}
 
 function cardList(cards) {
   return andList(cards.map((card) => t("dc.record", { card })));
@@ -493,11 +662,21 @@ function cardList(cards) {
 function renderGame(state) {
   const view = state.view;
   $("#game-code").textContent = code;
-  $("#turn").textContent = t("dc.game.turn", { turn: reveal ? reveal.record.turn : view.turn, turns: view.turns });
+  $("#turn").textContent = t("dc.game.turn", {
+    turn: reveal ? reveal.record.turn : view.turn,
+    turns: view.turns,
+  });
   const competitive = view.variant === "competitive";
-  $("#score").replaceChildren(competitive
-    ? el("span", {}, variantName("competitive"))
-    : el("span", {}, `${t("dc.game.team_score")} `, el("b", { class: "neon" }, String(view.score))));
+  $("#score").replaceChildren(
+    competitive
+      ? el("span", {}, variantName("competitive"))
+      : el(
+          "span",
+          {},
+          `${t("dc.game.team_score")} `,
+          el("b", { class: "neon" }, String(view.score)),
+        ),
+  );
   renderPlayerPanel(view);
   renderBanner(state);
   renderRecords(state);
@@ -597,11 +776,13 @@ function renderBanner(state) {
   } else if (listening) {
     text = listeningText(state);
   } else if (view.phase === "tiebreak") {
-    text = (view.tiebreak_round > 1
-      ? t("dc.banner.tie_round", { cards: cardList(view.candidates), round: view.tiebreak_round })
-      : t("dc.banner.tie", { cards: cardList(view.candidates) })) + stop;
+    text =
+      (view.tiebreak_round > 1
+        ? t("dc.banner.tie_round", { cards: cardList(view.candidates), round: view.tiebreak_round })
+        : t("dc.banner.tie", { cards: cardList(view.candidates) })) + stop;
   } else if (view.phase === "leader") {
-    text = t("dc.banner.leader", { cards: cardList(view.candidates), name: who[view.leader] }) + stop;
+    text =
+      t("dc.banner.leader", { cards: cardList(view.candidates), name: who[view.leader] }) + stop;
   } else {
     const waiting = view.waiting_for.length;
     const toCome = waiting ? ` ${t("dc.banner.to_come", { count: waiting })}` : "";
@@ -612,7 +793,12 @@ function renderBanner(state) {
     banner.dataset.text = text;
     // The auto-open countdown is a live number inside the text.
     const parts = text.split("{opens}");
-    banner.replaceChildren(parts[0], ...(parts.length > 1 ? [el("b", { id: "opens-in" }, String(secondsLeft(opensUntil) ?? "")), parts[1]] : []));
+    banner.replaceChildren(
+      parts[0],
+      ...(parts.length > 1
+        ? [el("b", { id: "opens-in" }, String(secondsLeft(opensUntil) ?? "")), parts[1]]
+        : []),
+    );
   }
   banner.className = `banner${reveal ? " reveal" : listening ? " listening" : view.phase !== "vote" ? " tie" : ""}`;
   // The help link opens the part of the rules this moment is about.
@@ -627,11 +813,16 @@ function listeningText(state) {
   // {opens} stays in the text: the banner puts a live countdown there.
   const opens = opensUntil !== null ? ` ${t("dc.banner.opens")}` : "";
   if (external) {
-    return music.play_to_end ? t("dc.banner.ext_party", { turn }) : t("dc.banner.ext", { turn, opens });
+    return music.play_to_end
+      ? t("dc.banner.ext_party", { turn })
+      : t("dc.banner.ext", { turn, opens });
   }
   if (!music?.url) return t("dc.banner.begins", { turn });
   if (queued && songBusy()) {
-    return t("dc.banner.plays_to_end", { title: playing.track?.title || t("dc.banner.this_song"), turn });
+    return t("dc.banner.plays_to_end", {
+      title: playing.track?.title || t("dc.banner.this_song"),
+      turn,
+    });
   }
   if (!$("#unmute").hidden) return t("dc.banner.press_play", { turn, opens });
   if (heardTurn === turn) return t("dc.banner.listen", { turn });
@@ -643,12 +834,20 @@ function revealText(record, state) {
   const votes = votesByCard(record.votes)[record.card].length;
   const external = music?.source === "external";
   const stop = external && !music.play_to_end ? ` ${t("dc.banner.stop")}` : "";
-  const how = record.decided_by === "majority" ? t("dc.reveal.majority", { count: votes })
-    : record.decided_by === "leader" ? t("dc.reveal.leader", { name: who[record.leader] })
-    : record.decided_by === "draw" ? t("dc.reveal.draw") : t("dc.reveal.tiebreak");
-  const gain = state.view.variant === "competitive"
-    ? (record.scorers.length ? t("dc.reveal.point_for", { names: andList(record.scorers.map((s) => who[s])) }) : t("dc.reveal.no_points"))
-    : t("dc.reveal.team", { points: record.points });
+  const how =
+    record.decided_by === "majority"
+      ? t("dc.reveal.majority", { count: votes })
+      : record.decided_by === "leader"
+        ? t("dc.reveal.leader", { name: who[record.leader] })
+        : record.decided_by === "draw"
+          ? t("dc.reveal.draw")
+          : t("dc.reveal.tiebreak");
+  const gain =
+    state.view.variant === "competitive"
+      ? record.scorers.length
+        ? t("dc.reveal.point_for", { names: andList(record.scorers.map((s) => who[s])) })
+        : t("dc.reveal.no_points")
+      : t("dc.reveal.team", { points: record.points });
   return t("dc.reveal.text", { card: record.card, title: record.sleeve.title, how, gain }) + stop;
 }
 
@@ -665,37 +864,82 @@ function renderRecords(state) {
   const candidates = record ? null : view.phase === "vote" ? null : view.candidates;
   // Before the song plays the sleeves stay face down, here as on the phones.
   const covered = !record && Boolean(state.listening);
-  const key = record ? `r${record.turn}` : `t${view.turn}-${view.phase}${covered ? "-covered" : ""}`;
+  const key = record
+    ? `r${record.turn}`
+    : `t${view.turn}-${view.phase}${covered ? "-covered" : ""}`;
   const who = names(state);
   const cards = entries.map(({ card, sleeve }) => {
     const winner = record && record.card === card;
     const out = (record && !winner) || (candidates && !candidates.includes(card));
     const votes = byCard ? byCard[card] : [];
     const animate = !seenAnimation.has(`${key}-${card}`);
-    const discs = votes.map((seat, i) => el("span", {
-      class: `disc${animate ? " drop" : ""}`, style: { "--c": seatColour(seat), animationDelay: `${0.15 * i + 0.1 * card}s` },
-      title: who[seat],
-    }, el("span", {}, initials(who[seat]))));
-    const tieRound = roundByCard && roundByCard[card].length
-      ? el("p", { class: "tb-votes" }, t("dc.card.tiebreak_votes", { names: andList(roundByCard[card].map((s) => who[s])) })) : null;
-    const label = t("dc.card.label", { card, title: sleeve.title || t("dc.card.sleeve"), artist: sleeve.artist || "" }) +
-      (byCard ? `; ${t("dc.card.votes", { count: votes.length })}${votes.length ? ` (${andList(votes.map((s) => who[s]))})` : ""}` : "");
+    const discs = votes.map((seat, i) =>
+      el(
+        "span",
+        {
+          class: `disc${animate ? " drop" : ""}`,
+          style: { "--c": seatColour(seat), animationDelay: `${0.15 * i + 0.1 * card}s` },
+          title: who[seat],
+        },
+        el("span", {}, initials(who[seat])),
+      ),
+    );
+    const tieRound = roundByCard?.[card].length
+      ? el(
+          "p",
+          { class: "tb-votes" },
+          t("dc.card.tiebreak_votes", { names: andList(roundByCard[card].map((s) => who[s])) }),
+        )
+      : null;
+    const label =
+      t("dc.card.label", {
+        card,
+        title: sleeve.title || t("dc.card.sleeve"),
+        artist: sleeve.artist || "",
+      }) +
+      (byCard
+        ? `; ${t("dc.card.votes", { count: votes.length })}${votes.length ? ` (${andList(votes.map((s) => who[s]))})` : ""}`
+        : "");
     if (covered) {
-      return el("article", { class: "record covered", "aria-label": t("dc.card.face_down", { card }) },
-        el("p", { class: "tab display", "aria-hidden": "true" }, el("span", {}, t("dc.record.word")), el("b", {}, String(card))),
-        el("div", { class: "sleeve-wrap" }, el("div", { class: "sleeve-art face-down", "aria-hidden": "true" })));
+      return el(
+        "article",
+        { class: "record covered", "aria-label": t("dc.card.face_down", { card }) },
+        el(
+          "p",
+          { class: "tab display", "aria-hidden": "true" },
+          el("span", {}, t("dc.record.word")),
+          el("b", {}, String(card)),
+        ),
+        el(
+          "div",
+          { class: "sleeve-wrap" },
+          el("div", { class: "sleeve-art face-down", "aria-hidden": "true" }),
+        ),
+      );
     }
-    return el("article", {
-      class: `record${winner ? " winner" : ""}${out ? " out" : ""}${candidates?.includes(card) ? " tied" : ""}${winner && animate ? " glow" : ""}`,
-      "aria-label": label,
-    },
-    el("p", { class: "tab display", "aria-hidden": "true" }, el("span", {}, t("dc.record.word")), el("b", {}, String(card))),
-    el("div", { class: "sleeve-wrap" }, sleeveImage(sleeve),
-      winner ? el("span", { class: "points-badge" }, `+${record.points}`) : null),
-    el("p", { class: "sleeve-title" }, sleeve.title || ""),
-    el("p", { class: "sleeve-artist muted" }, sleeve.artist || ""),
-    el("div", { class: "vote-row", "aria-hidden": "true" }, discs),
-    tieRound);
+    return el(
+      "article",
+      {
+        class: `record${winner ? " winner" : ""}${out ? " out" : ""}${candidates?.includes(card) ? " tied" : ""}${winner && animate ? " glow" : ""}`,
+        "aria-label": label,
+      },
+      el(
+        "p",
+        { class: "tab display", "aria-hidden": "true" },
+        el("span", {}, t("dc.record.word")),
+        el("b", {}, String(card)),
+      ),
+      el(
+        "div",
+        { class: "sleeve-wrap" },
+        sleeveImage(sleeve),
+        winner ? el("span", { class: "points-badge" }, `+${record.points}`) : null,
+      ),
+      el("p", { class: "sleeve-title" }, sleeve.title || ""),
+      el("p", { class: "sleeve-artist muted" }, sleeve.artist || ""),
+      el("div", { class: "vote-row", "aria-hidden": "true" }, discs),
+      tieRound,
+    );
   });
   const holder = $("#records");
   holder.classList.toggle("listening", covered);
@@ -716,16 +960,29 @@ function renderMosaic(list, mosaic, big) {
   for (let place = 0; place < 9; place += 1) {
     const tile = mosaic[place];
     if (!tile) {
-      cells.push(el("li", { class: "tile empty", "aria-label": t("dc.mosaic.empty", { place: place + 1 }) }));
+      cells.push(
+        el("li", { class: "tile empty", "aria-label": t("dc.mosaic.empty", { place: place + 1 }) }),
+      );
       continue;
     }
     const key = `m${code}-${place}-${tile.sleeve.id}-${big}`;
     const fresh = !seenAnimation.has(key);
     seenAnimation.add(key);
-    cells.push(el("li", { class: `tile${fresh && previous ? " pop" : ""}`,
-      "aria-label": t("dc.mosaic.tile", { place: place + 1, title: tile.sleeve.title, points: points(tile.points) }) },
-    sleeveImage(tile.sleeve),
-    el("span", { class: "points-badge", "aria-hidden": "true" }, String(tile.points))));
+    cells.push(
+      el(
+        "li",
+        {
+          class: `tile${fresh && previous ? " pop" : ""}`,
+          "aria-label": t("dc.mosaic.tile", {
+            place: place + 1,
+            title: tile.sleeve.title,
+            points: points(tile.points),
+          }),
+        },
+        sleeveImage(tile.sleeve),
+        el("span", { class: "points-badge", "aria-hidden": "true" }, String(tile.points)),
+      ),
+    );
   }
   const sig = JSON.stringify(mosaic.map((t) => [t.sleeve.id, t.points]));
   if (list.dataset.sig !== sig) {
@@ -739,34 +996,70 @@ function renderSeats(state) {
   const competitive = view.variant === "competitive";
   // During a Leader's reveal the token stays with the one who decided; it moves on after.
   const leaderSeat = reveal ? reveal.record.leader : view.leader;
-  $("#seats").replaceChildren(...state.seats.map((seat) => {
-    const voted = !reveal && !state.listening && view.voted[seat.seat];
-    const waiting = !state.listening && view.waiting_for.includes(seat.seat);
-    const leader = competitive && leaderSeat === seat.seat;
-    const away = typeof seat.away === "number";
-    const handed = handedToBot(seat);
-    // While a reveal is on the table the next turn's votes are not news yet.
-    const status = reveal ? t("dc.seat.picked", { card: reveal.record.votes[seat.seat] })
-      : state.listening ? (away ? t("dc.seat.phone_away") : t("dc.seat.listening"))
-      : view.phase === "leader" ? (leader ? t("dc.seat.deciding") : "")
-      : voted ? t("dc.seat.voted") : waiting ? (away ? t("dc.seat.phone_away") : t("dc.seat.thinking")) : "";
-    const who = handed ? t("dc.seat.bot_plays", { level: levelName(seat.level) }) : seat.bot ? levelName(seat.level) : "";
-    return el("button", {
-      type: "button",
-      class: `seat${voted ? " voted" : ""}${seat.connected ? "" : " away"}${leader ? " leader" : ""}${seat.bot ? " bot" : ""}`,
-      style: { "--c": seatColour(seat.seat) },
-      "aria-haspopup": "dialog",
-      "aria-label": t("dc.seat.aria", { name: seat.name, who: who ? ` (${who})` : "", leader: leader ? t("dc.seat.aria_leader") : "",
-        status: status || t("dc.seat.waiting"), points: competitive ? `, ${points(view.points[seat.seat])}` : "" }),
-      onclick: () => openSeatMenu(seat.seat),
-    },
-    el("span", { class: "disc", "aria-hidden": "true" }, el("span", {}, initials(seat.name))),
-    el("span", { class: "seat-text" },
-      el("b", {}, seat.name),
-      el("small", { class: "seat-status" }, [status, who].filter(Boolean).join(" · "))),
-    leader ? el("span", { class: "leader-token", title: t("dc.seat.leader_token") }, t("dc.seat.leader")) : null,
-    competitive ? el("span", { class: "seat-points" }, String(view.points[seat.seat])) : null);
-  }));
+  $("#seats").replaceChildren(
+    ...state.seats.map((seat) => {
+      const voted = !reveal && !state.listening && view.voted[seat.seat];
+      const waiting = !state.listening && view.waiting_for.includes(seat.seat);
+      const leader = competitive && leaderSeat === seat.seat;
+      const away = typeof seat.away === "number";
+      const handed = handedToBot(seat);
+      // While a reveal is on the table the next turn's votes are not news yet.
+      const status = reveal
+        ? t("dc.seat.picked", { card: reveal.record.votes[seat.seat] })
+        : state.listening
+          ? away
+            ? t("dc.seat.phone_away")
+            : t("dc.seat.listening")
+          : view.phase === "leader"
+            ? leader
+              ? t("dc.seat.deciding")
+              : ""
+            : voted
+              ? t("dc.seat.voted")
+              : waiting
+                ? away
+                  ? t("dc.seat.phone_away")
+                  : t("dc.seat.thinking")
+                : "";
+      const who = handed
+        ? t("dc.seat.bot_plays", { level: levelName(seat.level) })
+        : seat.bot
+          ? levelName(seat.level)
+          : "";
+      return el(
+        "button",
+        {
+          type: "button",
+          class: `seat${voted ? " voted" : ""}${seat.connected ? "" : " away"}${leader ? " leader" : ""}${seat.bot ? " bot" : ""}`,
+          style: { "--c": seatColour(seat.seat) },
+          "aria-haspopup": "dialog",
+          "aria-label": t("dc.seat.aria", {
+            name: seat.name,
+            who: who ? ` (${who})` : "",
+            leader: leader ? t("dc.seat.aria_leader") : "",
+            status: status || t("dc.seat.waiting"),
+            points: competitive ? `, ${points(view.points[seat.seat])}` : "",
+          }),
+          onclick: () => openSeatMenu(seat.seat),
+        },
+        el("span", { class: "disc", "aria-hidden": "true" }, el("span", {}, initials(seat.name))),
+        el(
+          "span",
+          { class: "seat-text" },
+          el("b", {}, seat.name),
+          el("small", { class: "seat-status" }, [status, who].filter(Boolean).join(" · ")),
+        ),
+        leader
+          ? el(
+              "span",
+              { class: "leader-token", title: t("dc.seat.leader_token") },
+              t("dc.seat.leader"),
+            )
+          : null,
+        competitive ? el("span", { class: "seat-points" }, String(view.points[seat.seat])) : null,
+      );
+    }),
+  );
   if ($("#seat-menu").open) fillSeatMenu();
 }
 
@@ -795,12 +1088,19 @@ function fillSeatMenu() {
   const handed = handedToBot(seat);
   $("#seat-menu-title").textContent = seat.name;
   $("#seat-menu-state").textContent = seat.bot
-    ? (handed ? t("dc.menu.bot_for", { level: levelName(seat.level), name: seat.name }) : t("dc.menu.a_bot", { level: levelName(seat.level) }))
-    : seat.connected ? t("dc.menu.here", { name: seat.name }) : t("dc.menu.gone", { name: seat.name });
+    ? handed
+      ? t("dc.menu.bot_for", { level: levelName(seat.level), name: seat.name })
+      : t("dc.menu.a_bot", { level: levelName(seat.level) })
+    : seat.connected
+      ? t("dc.menu.here", { name: seat.name })
+      : t("dc.menu.gone", { name: seat.name });
   $("#menu-give-back").hidden = !handed;
   $("#menu-give-back").textContent = t("dc.menu.give_back", { name: seat.name });
   for (const button of $$("#menu-bot button")) {
-    button.setAttribute("aria-label", t("dc.menu.bot_aria", { level: levelName(button.value), name: seat.name }));
+    button.setAttribute(
+      "aria-label",
+      t("dc.menu.bot_aria", { level: levelName(button.value), name: seat.name }),
+    );
     button.classList.toggle("current", seat.bot && (seat.level || "normal") === button.value);
   }
 }
@@ -810,14 +1110,20 @@ $("#seat-menu form").addEventListener("submit", async (event) => {
   const choice = event.submitter?.value;
   const seat = menuSeat;
   const menu = $("#seat-menu");
-  if (choice === "close" || seat === null) { menu.close(); return; }
+  if (choice === "close" || seat === null) {
+    menu.close();
+    return;
+  }
   try {
     if (choice === "give-back") {
       await host("DELETE", `seats/${seat}/bot`);
       menu.close();
     } else if (choice === "new-phone") {
       const name = $("#menu-name").value.trim();
-      if (!name) { $("#menu-error").textContent = t("dc.menu.type_name"); return; }
+      if (!name) {
+        $("#menu-error").textContent = t("dc.menu.type_name");
+        return;
+      }
       const answer = await hostWith("DELETE", `seats/${seat}/bot`, { name });
       showSeatLink(answer.token);
     } else {
@@ -850,43 +1156,93 @@ function renderOver(state) {
   if (view.variant === "competitive") {
     const best = Math.max(...result.points);
     const winners = result.winners.map((s) => who[s]);
-    const order = result.points.map((p, seat) => ({ p, seat })).sort((a, b) => b.p - a.p || a.seat - b.seat);
+    const order = result.points
+      .map((p, seat) => ({ p, seat }))
+      .sort((a, b) => b.p - a.p || a.seat - b.seat);
     let place = 0;
     let lastPoints = null;
     $("#verdict").replaceChildren(
-      el("p", { class: "verdict-line neon display" }, winners.length > 1
-        ? t("dc.over.share", { names: andList(winners) }) : t("dc.over.wins", { name: winners[0] })),
-      el("ol", { class: "ranking" }, order.map(({ p, seat }, i) => {
-        if (p !== lastPoints) { place = i + 1; lastPoints = p; }
-        return el("li", { class: p === best ? "won" : "", style: { "--c": seatColour(seat) } },
-          el("span", { class: "place" }, String(place)),
-          el("span", { class: "disc", "aria-hidden": "true" }, el("span", {}, initials(who[seat]))),
-          el("span", { class: "rank-name" }, who[seat]),
-          el("span", { class: "rank-points" }, points(p)));
-      })));
+      el(
+        "p",
+        { class: "verdict-line neon display" },
+        winners.length > 1
+          ? t("dc.over.share", { names: andList(winners) })
+          : t("dc.over.wins", { name: winners[0] }),
+      ),
+      el(
+        "ol",
+        { class: "ranking" },
+        order.map(({ p, seat }, i) => {
+          if (p !== lastPoints) {
+            place = i + 1;
+            lastPoints = p;
+          }
+          return el(
+            "li",
+            { class: p === best ? "won" : "", style: { "--c": seatColour(seat) } },
+            el("span", { class: "place" }, String(place)),
+            el(
+              "span",
+              { class: "disc", "aria-hidden": "true" },
+              el("span", {}, initials(who[seat])),
+            ),
+            el("span", { class: "rank-name" }, who[seat]),
+            el("span", { class: "rank-points" }, points(p)),
+          );
+        }),
+      ),
+    );
   } else {
     const { ladder, next } = tierLadder(view.players, result.score);
     $("#verdict").replaceChildren(
-      el("p", { class: "muted" }, t("dc.over.team_scored", { score: result.score, count: view.players })),
+      el(
+        "p",
+        { class: "muted" },
+        t("dc.over.team_scored", { score: result.score, count: view.players }),
+      ),
       el("p", { class: "tier neon display" }, tierName(result.tier)),
-      el("p", { class: "next-tier" }, next
-        ? t("dc.over.next_tier", { count: next.missing, tier: tierName(next.tier), min: next.min })
-        : t("dc.over.top")));
+      el(
+        "p",
+        { class: "next-tier" },
+        next
+          ? t("dc.over.next_tier", {
+              count: next.missing,
+              tier: tierName(next.tier),
+              min: next.min,
+            })
+          : t("dc.over.top"),
+      ),
+    );
     renderLadder(ladder);
   }
   $("#ladder").hidden = view.variant === "competitive";
-  $("#over-explain").textContent = t(view.variant === "competitive" ? "dc.over.explain.comp" : "dc.over.explain.coop");
-  $("#over-rules").href = `/how-to-play/disc-cover#${view.variant === "competitive" ? "ranking" : "tiers"}`;
+  $("#over-explain").textContent = t(
+    view.variant === "competitive" ? "dc.over.explain.comp" : "dc.over.explain.coop",
+  );
+  $("#over-rules").href =
+    `/how-to-play/disc-cover#${view.variant === "competitive" ? "ranking" : "tiers"}`;
   $("#download").href = `/api/rooms/${code}/mosaic.png?lang=${encodeURIComponent(lang)}`;
   $("#download").setAttribute("download", `disc-cover-${code}.png`);
 }
 
 /** The tiers for this many players, lowest first, with the team's step lit. */
 function renderLadder(ladder) {
-  $("#ladder").replaceChildren(...ladder.slice().reverse().map((step) => el("li", {
-    class: `${step.reached ? "reached" : ""}${step.current ? " current" : ""}`,
-    "aria-current": step.current ? "step" : null,
-  }, el("span", { class: "ladder-tier" }, tierName(step.tier)), el("span", { class: "ladder-min" }, `${step.min}+`))));
+  $("#ladder").replaceChildren(
+    ...ladder
+      .slice()
+      .reverse()
+      .map((step) =>
+        el(
+          "li",
+          {
+            class: `${step.reached ? "reached" : ""}${step.current ? " current" : ""}`,
+            "aria-current": step.current ? "step" : null,
+          },
+          el("span", { class: "ladder-tier" }, tierName(step.tier)),
+          el("span", { class: "ladder-min" }, `${step.min}+`),
+        ),
+      ),
+  );
 }
 
 // ---- start ---------------------------------------------------------------------------------

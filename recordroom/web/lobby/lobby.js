@@ -5,12 +5,19 @@ import { t } from "/static/common/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const store = window.localStorage;
-const normalise = (text) => (text || "").trim().toUpperCase().replace(/[^A-Z]/g, "");
+const normalise = (text) =>
+  (text || "")
+    .trim()
+    .toUpperCase()
+    .replace(/[^A-Z]/g, "");
 
 $("join-form").onsubmit = async (event) => {
   event.preventDefault();
   const code = normalise($("join-code").value);
-  if (code.length !== 4) { $("error").textContent = t("common.code_letters"); return; }
+  if (code.length !== 4) {
+    $("error").textContent = t("common.code_letters");
+    return;
+  }
   // The phone page of the room's game is served at /join/CODE (it asks for a name there).
   location.assign(`/join/${code}`);
 };

@@ -4,8 +4,8 @@
 //
 // tableBoard(ed, board, {label}) -> <div class="tboard">
 import { el } from "/static/disc-cover/common.js";
-import { AREA_NAMES, BONUS, ROLE_NAMES, bonusWords, colourOf } from "./words.js";
 import { lockIcon } from "./sheet.js";
+import { AREA_NAMES, BONUS, bonusWords, colourOf, ROLE_NAMES } from "./words.js";
 
 const SHORT_ROLE = { singer: "Lead", musician: "Mus.", producer: "Prod.", backstage: "Back." };
 
@@ -14,15 +14,24 @@ export function bonusChip(name, done = false) {
   if (!name) return null;
   const [kind, colour] = name.split(":");
   const info = BONUS[kind] || { glyph: "?", tint: "#777" };
-  return el("span", {
-    class: `tb-icon${done ? " done" : ""}`, title: `bonus: ${bonusWords(name)}`, "data-bonus": name,
-    style: { background: colour ? colourOf(colour) : info.tint },
-  }, info.glyph);
+  return el(
+    "span",
+    {
+      class: `tb-icon${done ? " done" : ""}`,
+      title: `bonus: ${bonusWords(name)}`,
+      "data-bonus": name,
+      style: { background: colour ? colourOf(colour) : info.tint },
+    },
+    info.glyph,
+  );
 }
 
 function crewGrid(ed, board) {
   const columns = Math.max(...ed.crew.map((c) => c.column)) + 1;
-  const grid = el("div", { class: "tb-crew", style: { "grid-template-columns": `repeat(${columns}, minmax(0, 1fr))` } });
+  const grid = el("div", {
+    class: "tb-crew",
+    style: { "grid-template-columns": `repeat(${columns}, minmax(0, 1fr))` },
+  });
   ed.crew.forEach((slot, i) => {
     const placed = board.crew[i];
     const lifted = slot.cash !== null && board.cash_lifted.includes(ed.restrictions[slot.cash]);
@@ -31,27 +40,44 @@ function crewGrid(ed, board) {
     if (placed) {
       const card = ed.cards[placed.card];
       const sides = slot.role === "singer" ? Array(4).fill(board.lead_singer) : card.sides;
-      ["top", "right", "bottom", "left"].forEach((side, k) => { style[`border-${side}-color`] = colourOf(sides[k]); });
-      inner = [el("b", { class: "tb-points" }, String(card.points * placed.multiplier)),
-        placed.multiplier > 1 ? el("span", { class: "tb-times" }, `×${placed.multiplier}`) : null];
+      ["top", "right", "bottom", "left"].forEach((side, k) => {
+        style[`border-${side}-color`] = colourOf(sides[k]);
+      });
+      inner = [
+        el("b", { class: "tb-points" }, String(card.points * placed.multiplier)),
+        placed.multiplier > 1 ? el("span", { class: "tb-times" }, `×${placed.multiplier}`) : null,
+      ];
     } else {
-      inner = [el("span", { class: "tb-role" }, SHORT_ROLE[slot.role] || slot.role),
-        slot.cash !== null && !lifted ? lockIcon(false) : bonusChip(slot.bonus)];
+      inner = [
+        el("span", { class: "tb-role" }, SHORT_ROLE[slot.role] || slot.role),
+        slot.cash !== null && !lifted ? lockIcon(false) : bonusChip(slot.bonus),
+      ];
     }
-    grid.append(el("div", {
-      class: `tb-slot${placed ? " placed" : ""}${slot.cash !== null && !lifted ? " locked" : ""}`,
-      title: placed ? `${ROLE_NAMES[slot.role]}: ${ed.cards[placed.card].points * placed.multiplier} points` : `${ROLE_NAMES[slot.role]}: empty`,
-      style,
-    }, inner));
+    grid.append(
+      el(
+        "div",
+        {
+          class: `tb-slot${placed ? " placed" : ""}${slot.cash !== null && !lifted ? " locked" : ""}`,
+          title: placed
+            ? `${ROLE_NAMES[slot.role]}: ${ed.cards[placed.card].points * placed.multiplier} points`
+            : `${ROLE_NAMES[slot.role]}: empty`,
+          style,
+        },
+        inner,
+      ),
+    );
   });
   return grid;
 }
 
 function line(area, what, points) {
-  return el("div", { class: "tb-area", "data-area": area },
+  return el(
+    "div",
+    { class: "tb-area", "data-area": area },
     el("span", { class: "tb-name" }, AREA_NAMES[area]),
     el("span", { class: "tb-what" }, what),
-    points === null ? null : el("b", { class: "tb-area-points" }, String(points)));
+    points === null ? null : el("b", { class: "tb-area-points" }, String(points)),
+  );
 }
 
 function nextStep(ed, board) {
@@ -66,24 +92,75 @@ export function tableBoard(ed, board, options = {}) {
   const b = board.breakdown;
   const placed = board.crew.filter(Boolean).length;
   const spent = new Set(board.multipliers.spent);
-  return el("div", {
-    class: "tboard", role: "group", "aria-label": options.label || "Player sheet",
-    style: board.lead_singer ? { "--lead": colourOf(board.lead_singer) } : {},
-  },
-  crewGrid(ed, board),
-  el("div", { class: "tb-areas" },
-    line("crew", `${placed} of ${ed.crew.length}`, b.crew),
-    line("tour", [`step ${board.tour} of ${ed.tour.length}`, nextStep(ed, board) ? el("span", { class: "tb-next" }, " next ", nextStep(ed, board)) : null], b.tour),
-    line("release", [bonusChip("album"), ` ${board.albums} × `, bonusChip("single"), ` ${board.singles}`], b.release),
-    line("harmonies", ed.colours.map((colour) => el("span", {
-      class: "tb-icon tb-count", title: `${colour} harmonies`, style: { background: colourOf(colour) },
-    }, String((board.harmonies[colour] || []).length))), b.harmonies),
-    line("agenda", [bonusChip("agenda"), ` ${board.agenda.length} of ${ed.agenda.rows * ed.agenda.columns}`], null),
-    line("assets", [bonusChip("asset"), ` ${board.assets.length} of ${ed.assets.boxes}`], null),
-    line("multiplier", ed.multipliers.map((value, i) => el("span", {
-      class: `tb-mult${i < board.multipliers.earned ? " earned" : ""}${spent.has(i) ? " spent" : ""}`,
-      title: spent.has(i) ? `×${value}: used` : i < board.multipliers.earned ? `×${value}: ready` : `×${value}: not earned yet`,
-    }, `×${value}`)), null),
-    line("fail", `${board.fails} of ${ed.fail.penalties.length}`, b.fail),
-    line("goals", `${board.goals.length} of ${ed.goal_boxes}`, b.goals)));
+  return el(
+    "div",
+    {
+      class: "tboard",
+      role: "group",
+      "aria-label": options.label || "Player sheet",
+      style: board.lead_singer ? { "--lead": colourOf(board.lead_singer) } : {},
+    },
+    crewGrid(ed, board),
+    el(
+      "div",
+      { class: "tb-areas" },
+      line("crew", `${placed} of ${ed.crew.length}`, b.crew),
+      line(
+        "tour",
+        [
+          `step ${board.tour} of ${ed.tour.length}`,
+          nextStep(ed, board)
+            ? el("span", { class: "tb-next" }, " next ", nextStep(ed, board))
+            : null,
+        ],
+        b.tour,
+      ),
+      line(
+        "release",
+        [bonusChip("album"), ` ${board.albums} × `, bonusChip("single"), ` ${board.singles}`],
+        b.release,
+      ),
+      line(
+        "harmonies",
+        ed.colours.map((colour) =>
+          el(
+            "span",
+            {
+              class: "tb-icon tb-count",
+              title: `${colour} harmonies`,
+              style: { background: colourOf(colour) },
+            },
+            String((board.harmonies[colour] || []).length),
+          ),
+        ),
+        b.harmonies,
+      ),
+      line(
+        "agenda",
+        [bonusChip("agenda"), ` ${board.agenda.length} of ${ed.agenda.rows * ed.agenda.columns}`],
+        null,
+      ),
+      line("assets", [bonusChip("asset"), ` ${board.assets.length} of ${ed.assets.boxes}`], null),
+      line(
+        "multiplier",
+        ed.multipliers.map((value, i) =>
+          el(
+            "span",
+            {
+              class: `tb-mult${i < board.multipliers.earned ? " earned" : ""}${spent.has(i) ? " spent" : ""}`,
+              title: spent.has(i)
+                ? `×${value}: used`
+                : i < board.multipliers.earned
+                  ? `×${value}: ready`
+                  : `×${value}: not earned yet`,
+            },
+            `×${value}`,
+          ),
+        ),
+        null,
+      ),
+      line("fail", `${board.fails} of ${ed.fail.penalties.length}`, b.fail),
+      line("goals", `${board.goals.length} of ${ed.goal_boxes}`, b.goals),
+    ),
+  );
 }

@@ -1,8 +1,18 @@
 // Cards and goals as players see them: a game card with its type, sub-area, points, side colours
 // and what it marks; a goal card with its condition in words and whether a board meets it now.
-import { el, seatColour, initials } from "/static/disc-cover/common.js";
-import { t, has } from "/static/common/i18n.js";
-import { cardWords, goalCondition, goalStatus, bonusWords, colourOf, goalName, ROLE_NAMES, BONUS } from "./words.js";
+
+import { has, t } from "/static/common/i18n.js";
+import { el, initials, seatColour } from "/static/disc-cover/common.js";
+import {
+  BONUS,
+  bonusWords,
+  cardWords,
+  colourOf,
+  goalCondition,
+  goalName,
+  goalStatus,
+  ROLE_NAMES,
+} from "./words.js";
 
 /** A game card. Crew cards wear their four side colours as the card's edges. */
 export function cardFace(ed, id, options = {}) {
@@ -11,14 +21,37 @@ export function cardFace(ed, id, options = {}) {
   if (!card) return el("div", { class: "card-face" }, id);
   const style = {};
   if (card.kind === "crew") {
-    ["top", "right", "bottom", "left"].forEach((side, i) => { style[`--${side}`] = colourOf(card.sides[i]); });
+    ["top", "right", "bottom", "left"].forEach((side, i) => {
+      style[`--${side}`] = colourOf(card.sides[i]);
+    });
   }
-  return el("div", { class: `card-face kind-${card.kind}${card.role ? ` role-${card.role}` : ""}${options.chosen ? " chosen" : ""}`, style },
-    el("span", { class: "card-type" }, t(`rec.card.${card.kind === "crew" ? "crew" : card.kind === "agenda" ? "agenda" : "asset"}`)),
-    el("span", { class: "card-main" }, card.kind === "crew"
-      ? [el("b", { class: "card-points" }, String(card.points)), el("span", { class: "card-role" }, ROLE_NAMES[card.role])]
-      : el("span", { class: "card-icon", "aria-hidden": "true" }, card.kind === "agenda" ? BONUS.agenda.glyph : BONUS.asset.glyph)),
-    el("span", { class: "card-marks" }, words.marks));
+  return el(
+    "div",
+    {
+      class: `card-face kind-${card.kind}${card.role ? ` role-${card.role}` : ""}${options.chosen ? " chosen" : ""}`,
+      style,
+    },
+    el(
+      "span",
+      { class: "card-type" },
+      t(`rec.card.${card.kind === "crew" ? "crew" : card.kind === "agenda" ? "agenda" : "asset"}`),
+    ),
+    el(
+      "span",
+      { class: "card-main" },
+      card.kind === "crew"
+        ? [
+            el("b", { class: "card-points" }, String(card.points)),
+            el("span", { class: "card-role" }, ROLE_NAMES[card.role]),
+          ]
+        : el(
+            "span",
+            { class: "card-icon", "aria-hidden": "true" },
+            card.kind === "agenda" ? BONUS.agenda.glyph : BONUS.asset.glyph,
+          ),
+    ),
+    el("span", { class: "card-marks" }, words.marks),
+  );
 }
 
 /** A goal card: name, points, bonus, condition, and this board's progress towards it. */
@@ -27,18 +60,45 @@ export function goalCard(ed, id, board, options = {}) {
   if (!goal) return el("div", { class: "goal-card" }, id);
   const status = board ? goalStatus(ed, board, id) : null;
   const state = !status ? "" : status.already ? "claimed" : status.claimable ? "meets" : "short";
-  const progress = !status ? null : status.already ? t("rec.goalcard.claimed")
-    : status.meets ? (status.claimable ? t("rec.goalcard.meets") : t("rec.goalcard.no_box"))
-      : t("rec.goalcard.have", { have: status.have, need: status.need });
-  return el("div", {
-    class: `goal-card ${state}${options.current ? " current" : ""}${options.leaving ? " leaving" : ""}`,
-    "data-goal": id, "data-meets": status ? String(status.claimable) : null,
-  },
-  options.slot ? el("span", { class: "goal-slot" }, options.leaving ? t("rec.goalcard.leaves", { slot: options.slot }) : String(options.slot)) : null,
-  el("span", { class: "goal-head" }, el("b", {}, goalName(ed, id)), el("span", { class: "goal-points" }, t("rec.goalcard.pts", { points: goal.points }))),
-  el("span", { class: "goal-cond" }, goalCondition(goal)),
-  goal.bonus ? el("span", { class: "goal-bonus" }, t("rec.goalcard.bonus", { bonus: bonusWords(goal.bonus) })) : null,
-  progress ? el("span", { class: "goal-progress" }, progress) : null);
+  const progress = !status
+    ? null
+    : status.already
+      ? t("rec.goalcard.claimed")
+      : status.meets
+        ? status.claimable
+          ? t("rec.goalcard.meets")
+          : t("rec.goalcard.no_box")
+        : t("rec.goalcard.have", { have: status.have, need: status.need });
+  return el(
+    "div",
+    {
+      class: `goal-card ${state}${options.current ? " current" : ""}${options.leaving ? " leaving" : ""}`,
+      "data-goal": id,
+      "data-meets": status ? String(status.claimable) : null,
+    },
+    options.slot
+      ? el(
+          "span",
+          { class: "goal-slot" },
+          options.leaving ? t("rec.goalcard.leaves", { slot: options.slot }) : String(options.slot),
+        )
+      : null,
+    el(
+      "span",
+      { class: "goal-head" },
+      el("b", {}, goalName(ed, id)),
+      el("span", { class: "goal-points" }, t("rec.goalcard.pts", { points: goal.points })),
+    ),
+    el("span", { class: "goal-cond" }, goalCondition(goal)),
+    goal.bonus
+      ? el(
+          "span",
+          { class: "goal-bonus" },
+          t("rec.goalcard.bonus", { bonus: bonusWords(goal.bonus) }),
+        )
+      : null,
+    progress ? el("span", { class: "goal-progress" }, progress) : null,
+  );
 }
 
 /** Which way the hands pass this week, and to whom. */
@@ -46,11 +106,23 @@ export function directionLine(view, seat, seats) {
   const n = view.players;
   if (n < 2) return null;
   const step = view.direction === "clockwise" ? 1 : -1;
-  const to = seats[(seat + step + n) % n], from = seats[(seat - step + n) % n];
+  const to = seats[(seat + step + n) % n],
+    from = seats[(seat - step + n) % n];
   const arrow = view.direction === "clockwise" ? "↻" : "↺";
-  return el("p", { class: "direction" },
+  return el(
+    "p",
+    { class: "direction" },
     el("span", { class: "direction-arrow", "aria-hidden": "true" }, arrow),
-    t("rec.direction.line", { direction: has(`rec.direction.${view.direction}`) ? t(`rec.direction.${view.direction}`) : view.direction }),
-    el("span", { class: "disc tiny", style: { "--c": seatColour(to.seat) } }, el("span", {}, initials(to.name))),
-    t("rec.direction.from", { to: to.name, from: from.name }));
+    t("rec.direction.line", {
+      direction: has(`rec.direction.${view.direction}`)
+        ? t(`rec.direction.${view.direction}`)
+        : view.direction,
+    }),
+    el(
+      "span",
+      { class: "disc tiny", style: { "--c": seatColour(to.seat) } },
+      el("span", {}, initials(to.name)),
+    ),
+    t("rec.direction.from", { to: to.name, from: from.name }),
+  );
 }

@@ -1,18 +1,39 @@
 // The player's page (a phone, or a laptop for a solo game): join, then play from your sheet. Every
 // choice comes from the seat's legal actions; the sheet lights up where the card or bonus can go.
-import { $, el, api, tokens, normaliseCode, RoomSocket, seatColour, initials } from "/static/disc-cover/common.js";
-import { drawSheet, legend, AREA_ORDER, areaOfKey } from "./sheet.js";
-import { resultTable, replayViewer, rankName } from "./end.js";
-import {
-  loadEdition, soloEdition, cardWords, goalCondition, goalStatus, colourOf, bonusWords, splitBonus, names,
-  AREA_NAMES, ROLE_NAMES, plural,
-} from "./words.js";
-import { cardFace, goalCard, directionLine } from "./cards.js";
-import { logBox, placeWords } from "./log.js";
-import { t, errorText } from "/static/common/i18n.js";
-import { colourName, goalName } from "./words.js";
 
-let code = normaliseCode(location.pathname.split("/join/")[1] || new URLSearchParams(location.search).get("room"));
+import { errorText, t } from "/static/common/i18n.js";
+import {
+  $,
+  api,
+  el,
+  initials,
+  normaliseCode,
+  RoomSocket,
+  seatColour,
+  tokens,
+} from "/static/disc-cover/common.js";
+import { cardFace, directionLine, goalCard } from "./cards.js";
+import { rankName, replayViewer, resultTable } from "./end.js";
+import { logBox, placeWords } from "./log.js";
+import { AREA_ORDER, areaOfKey, drawSheet, legend } from "./sheet.js";
+import {
+  AREA_NAMES,
+  bonusWords,
+  cardWords,
+  colourName,
+  colourOf,
+  goalName,
+  loadEdition,
+  names,
+  plural,
+  ROLE_NAMES,
+  soloEdition,
+  splitBonus,
+} from "./words.js";
+
+let code = normaliseCode(
+  location.pathname.split("/join/")[1] || new URLSearchParams(location.search).get("room"),
+);
 let live = null;
 let last = null; // the newest state message
 let ed = null;
@@ -55,7 +76,10 @@ $("#join-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   code = normaliseCode($("#join-code").value);
   const name = $("#join-name").value.trim();
-  if (code.length !== 4) { $("#join-error").textContent = "A room code has 4 letters."; return; }
+  if (code.length !== 4) {
+    $("#join-error").textContent = "A room code has 4 letters.";
+    return;
+  }
   $("#join-button").disabled = true;
   try {
     if (!tokens.seat(code)) {
@@ -66,9 +90,13 @@ $("#join-form").addEventListener("submit", async (event) => {
     enter();
   } catch (error) {
     $("#join-error").textContent =
-      error.code === "room/not_found" ? t("rec.ph.no_room", { code }) :
-      error.code === "room/started" ? t("rec.ph.started") :
-      error.code === "room/full" ? t("error.room/full") : errorText(error);
+      error.code === "room/not_found"
+        ? t("rec.ph.no_room", { code })
+        : error.code === "room/started"
+          ? t("rec.ph.started")
+          : error.code === "room/full"
+            ? t("error.room/full")
+            : errorText(error);
   } finally {
     $("#join-button").disabled = false;
   }
@@ -85,14 +113,27 @@ async function enter() {
   live = new RoomSocket(code, tokens.seat(code), {
     onState: render,
     onError: showError,
-    onAgain: (newCode) => { tokens.setSeat(newCode, tokens.seat(code)); code = newCode; live.moveTo(code); },
+    onAgain: (newCode) => {
+      tokens.setSeat(newCode, tokens.seat(code));
+      code = newCode;
+      live.moveTo(code);
+    },
     onClosed: (closeCode) => {
       tokens.dropSeat(code);
-      showJoin(closeCode === 4000 ? t("rec.ph.taken_back") : closeCode === 4404 ? t("dc.phone.gone", { code }) : t("dc.phone.not_yours"));
+      showJoin(
+        closeCode === 4000
+          ? t("rec.ph.taken_back")
+          : closeCode === 4404
+            ? t("dc.phone.gone", { code })
+            : t("dc.phone.not_yours"),
+      );
     },
     // Back online: a choice sent while the link was down never arrived; the state that comes
     // with the new connection sends it again if it still stands.
-    onLink: (up) => { $("#link").hidden = up; if (up && wish) retry = true; },
+    onLink: (up) => {
+      $("#link").hidden = up;
+      if (up && wish) retry = true;
+    },
   });
 }
 
@@ -115,7 +156,12 @@ function send(action) {
   $("#error").textContent = "";
   chooser = null;
   confirming = null;
-  wish = { action, key: phaseKey(last.view), legal: JSON.stringify(last.legal_actions), version: last.version };
+  wish = {
+    action,
+    key: phaseKey(last.view),
+    legal: JSON.stringify(last.legal_actions),
+    version: last.version,
+  };
   if (timed && timed.key === wish.key) timed.sent = true;
   if (!live.act(action)) retry = true; // offline: sent again when the link is back
   render(last);
@@ -126,7 +172,8 @@ function send(action) {
 /** The sheet key of a mark or bonus action ("crew:3", "agenda:4", "cash:1", "fail"). */
 function keyOf(action) {
   if (action.type === "fail") return "fail";
-  if (action.type === "mark") return action.area === "crew" ? `crew:${action.slot}` : `${action.area}:${action.box}`;
+  if (action.type === "mark")
+    return action.area === "crew" ? `crew:${action.slot}` : `${action.area}:${action.box}`;
   if (action.type === "bonus") {
     const { kind } = splitBonus(action.bonus);
     if (kind === "cash") return `cash:${action.box}`;
@@ -145,11 +192,12 @@ function keyLabel(key) {
     const slot = ed.crew[i];
     return `Crew slot ${i + 1}: ${ROLE_NAMES[slot.role]}${slot.bonus ? `, bonus ${bonusWords(slot.bonus)}` : ""}`;
   }
-  if (kind === "agenda") return `Agenda box ${i + 1} (row ${Math.floor(i / ed.agenda.columns) + 1}, column ${i % ed.agenda.columns + 1})`;
+  if (kind === "agenda")
+    return `Agenda box ${i + 1} (row ${Math.floor(i / ed.agenda.columns) + 1}, column ${(i % ed.agenda.columns) + 1})`;
   if (kind === "assets") return `Asset box ${i + 1}`;
   if (kind === "harmony") {
     const colour = ed.colours[Math.floor(i / ed.harmonies.columns)];
-    return `${colour} harmony box ${i % ed.harmonies.columns + 1}`;
+    return `${colour} harmony box ${(i % ed.harmonies.columns) + 1}`;
   }
   if (kind === "cash") return `Lift the cash restriction on ${ed.restrictions[i]}`;
   if (kind === "fail") return t("rec.ph.fail_the_card");
@@ -173,8 +221,14 @@ function previewOf(cardId, board) {
   const card = ed.cards[cardId];
   const keys = new Set();
   if (!card) return keys;
-  if (card.kind === "agenda") for (let i = 0; i < ed.agenda.rows * ed.agenda.columns; i += 1) { if (!board.agenda.includes(i)) keys.add(`agenda:${i}`); }
-  else if (card.kind === "asset") for (let i = 0; i < ed.assets.boxes; i += 1) { if (!board.assets.includes(i)) keys.add(`assets:${i}`); }
+  if (card.kind === "agenda")
+    for (let i = 0; i < ed.agenda.rows * ed.agenda.columns; i += 1) {
+      if (!board.agenda.includes(i)) keys.add(`agenda:${i}`);
+    }
+  else if (card.kind === "asset")
+    for (let i = 0; i < ed.assets.boxes; i += 1) {
+      if (!board.assets.includes(i)) keys.add(`assets:${i}`);
+    }
   else {
     ed.crew.forEach((slot, i) => {
       const open = slot.cash === null || board.cash_lifted.includes(ed.restrictions[slot.cash]);
@@ -187,7 +241,10 @@ function previewOf(cardId, board) {
 function tapTarget(key) {
   const actions = targetsOf(last.legal_actions).get(key) || [];
   if (actions.length === 1) choose(actions[0]);
-  else if (actions.length > 1) { chooser = { key, actions }; render(last); }
+  else if (actions.length > 1) {
+    chooser = { key, actions };
+    render(last);
+  }
 }
 
 // ---- say it before it happens ---------------------------------------------------------------
@@ -196,21 +253,31 @@ function tapTarget(key) {
 function roomFor(board, name) {
   const [kind, colour] = String(name).split(":");
   switch (kind) {
-    case "album": return board.albums < ed.release.albums.length;
-    case "single": return board.singles < ed.release.singles.length;
-    case "multiplier": return board.multipliers.earned < ed.multipliers.length;
-    case "cash": return board.cash_lifted.length < ed.restrictions.length;
-    case "agenda": return board.agenda.length < ed.agenda.rows * ed.agenda.columns;
-    case "asset": return board.assets.length < ed.assets.boxes;
+    case "album":
+      return board.albums < ed.release.albums.length;
+    case "single":
+      return board.singles < ed.release.singles.length;
+    case "multiplier":
+      return board.multipliers.earned < ed.multipliers.length;
+    case "cash":
+      return board.cash_lifted.length < ed.restrictions.length;
+    case "agenda":
+      return board.agenda.length < ed.agenda.rows * ed.agenda.columns;
+    case "asset":
+      return board.assets.length < ed.assets.boxes;
     case "tour": {
       const step = ed.tour[board.tour];
-      return Boolean(step) && (step.cash === null || board.cash_lifted.includes(ed.restrictions[step.cash]));
+      return (
+        Boolean(step) &&
+        (step.cash === null || board.cash_lifted.includes(ed.restrictions[step.cash]))
+      );
     }
     case "harmony": {
       const rows = colour ? [colour] : ed.colours;
       return rows.some((c) => (board.harmonies[c] || []).length < ed.harmonies.columns);
     }
-    default: return true;
+    default:
+      return true;
   }
 }
 
@@ -222,13 +289,23 @@ function earnedBy(action, board) {
     if (next) out.push(next);
   } else if (action.type === "mark" && action.area === "crew") {
     if (ed.crew[action.slot].bonus) out.push(ed.crew[action.slot].bonus);
-  } else if ((action.type === "mark" && action.area === "agenda") || (action.type === "bonus" && action.bonus === "agenda")) {
+  } else if (
+    (action.type === "mark" && action.area === "agenda") ||
+    (action.type === "bonus" && action.bonus === "agenda")
+  ) {
     const ticked = new Set([...board.agenda, action.box]);
-    for (const line of ed.agenda.lines) if (line.bonus && line.boxes.includes(action.box) && line.boxes.every((b) => ticked.has(b))) out.push(line.bonus);
-  } else if ((action.type === "mark" && action.area === "assets") || (action.type === "bonus" && action.bonus === "asset")) {
+    for (const line of ed.agenda.lines)
+      if (line.bonus && line.boxes.includes(action.box) && line.boxes.every((b) => ticked.has(b)))
+        out.push(line.bonus);
+  } else if (
+    (action.type === "mark" && action.area === "assets") ||
+    (action.type === "bonus" && action.bonus === "asset")
+  ) {
     const has = new Set([...board.assets, action.box]);
-    if (has.has(action.box - 1) && ed.assets.bonuses[action.box - 1]) out.push(ed.assets.bonuses[action.box - 1]);
-    if (has.has(action.box + 1) && ed.assets.bonuses[action.box]) out.push(ed.assets.bonuses[action.box]);
+    if (has.has(action.box - 1) && ed.assets.bonuses[action.box - 1])
+      out.push(ed.assets.bonuses[action.box - 1]);
+    if (has.has(action.box + 1) && ed.assets.bonuses[action.box])
+      out.push(ed.assets.bonuses[action.box]);
   } else if (action.type === "bonus") {
     const kind = action.bonus.split(":")[0];
     if (kind === "album") out.push(ed.release.albums[board.albums]);
@@ -249,14 +326,19 @@ function choose(action) {
   let text = null;
   if (action.type === "fail") {
     const penalty = ed.fail.penalties[board.fails];
-    text = penalty === undefined
-      ? t("rec.ph.fail_full")
-      : t("rec.ph.fail_tick", { box: board.fails + 1, penalty });
-    if (lost.length) text += ` Its ${names(lost.map(bonusWords))} bonus is lost: nowhere to put it.`;
+    text =
+      penalty === undefined
+        ? t("rec.ph.fail_full")
+        : t("rec.ph.fail_tick", { box: board.fails + 1, penalty });
+    if (lost.length)
+      text += ` Its ${names(lost.map(bonusWords))} bonus is lost: nowhere to put it.`;
   } else if (lost.length) {
     text = t("rec.ph.lose_bonus", { bonuses: names(lost.map(bonusWords)) });
   }
-  if (!text) { send(action); return; }
+  if (!text) {
+    send(action);
+    return;
+  }
   confirming = { text, action };
   chooser = null;
   render(last);
@@ -279,9 +361,20 @@ function render(state) {
     $("#phase-title").textContent = `You're in, ${me.name}!`;
     $("#phase-hint").textContent = t("rec.ph.wait_start");
     $("#panel").replaceChildren();
-    $("#players").replaceChildren(...state.seats.map((seat) => el("span", { class: "player-chip" },
-      el("span", { class: "disc tiny", style: { "--c": seatColour(seat.seat) } }, el("span", {}, initials(seat.name))),
-      `${seat.name}${seat.bot ? " · bot" : ""}`)));
+    $("#players").replaceChildren(
+      ...state.seats.map((seat) =>
+        el(
+          "span",
+          { class: "player-chip" },
+          el(
+            "span",
+            { class: "disc tiny", style: { "--c": seatColour(seat.seat) } },
+            el("span", {}, initials(seat.name)),
+          ),
+          `${seat.name}${seat.bot ? " · bot" : ""}`,
+        ),
+      ),
+    );
     return;
   }
   const you = view.you;
@@ -294,23 +387,44 @@ function render(state) {
   disc.style.setProperty("--c", seatColour(state.seat));
   disc.style.boxShadow = board.lead_singer ? `0 0 0 3px ${colourOf(board.lead_singer)}` : "";
   // The choice we sent is seen once the phase moves on, our legal actions change, or it is pending.
-  if (wish && (wish.key !== phaseKey(view) || wish.legal !== JSON.stringify(state.legal_actions))) wish = null;
+  if (wish && (wish.key !== phaseKey(view) || wish.legal !== JSON.stringify(state.legal_actions)))
+    wish = null;
   if (wish && you.pending !== null && wish.action.card === you.pending) wish = null;
-  if (retry && wish) { retry = false; wish.version = state.version; live.act(wish.action); }
+  if (retry && wish) {
+    retry = false;
+    wish.version = state.version;
+    live.act(wish.action);
+  }
   retry = false;
   if (chooser && !state.legal_actions.some((a) => keyOf(a) === chooser.key)) chooser = null;
-  if (confirming && !state.legal_actions.some((a) => JSON.stringify(a) === JSON.stringify(confirming.action))) confirming = null;
+  if (
+    confirming &&
+    !state.legal_actions.some((a) => JSON.stringify(a) === JSON.stringify(confirming.action))
+  )
+    confirming = null;
   // Nothing to choose: "done" is sent for us after the same delay as for everyone.
   const onlyDone = state.legal_actions.length === 1 && state.legal_actions[0].type === "done";
-  if (doneTimer && (!onlyDone || doneTimer.version !== state.version)) { clearTimeout(doneTimer.id); doneTimer = null; }
+  if (doneTimer && (!onlyDone || doneTimer.version !== state.version)) {
+    clearTimeout(doneTimer.id);
+    doneTimer = null;
+  }
   if (onlyDone && !wish && !doneTimer && state.view.you.chose === false) {
     const at = state.version;
-    doneTimer = { version: at, id: setTimeout(() => { doneTimer = null; if (last?.version === at) send({ type: "done" }); }, AUTO_DONE_MS) };
+    doneTimer = {
+      version: at,
+      id: setTimeout(() => {
+        doneTimer = null;
+        if (last?.version === at) send({ type: "done" });
+      }, AUTO_DONE_MS),
+    };
   }
 
   const solo = view.players === 1;
-  $("#me-round").textContent = solo ? t("rec.ph.round.solo", { turn: view.turn })
-    : view.week ? t("rec.ph.round.week", { week: view.week, round: view.round, picks: ed.picks_per_week }) : t("rec.ph.round.setup");
+  $("#me-round").textContent = solo
+    ? t("rec.ph.round.solo", { turn: view.turn })
+    : view.week
+      ? t("rec.ph.round.week", { week: view.week, round: view.round, picks: ed.picks_per_week })
+      : t("rec.ph.round.setup");
   $("#points").replaceChildren(el("span", {}, el("b", {}, String(board.score)), t("rec.pts")));
 
   const legal = state.legal_actions;
@@ -337,7 +451,9 @@ function render(state) {
 
 function renderLog(state) {
   const view = state.view;
-  $("#log-box").replaceChildren(logBox(ed, view.events || [], state.seats, { mine: view.you.unrevealed || 0 }));
+  $("#log-box").replaceChildren(
+    logBox(ed, view.events || [], state.seats, { mine: view.you.unrevealed || 0 }),
+  );
 }
 
 // ---- the decision timer --------------------------------------------------------------------
@@ -349,21 +465,33 @@ function renderLog(state) {
  * tells its player until the next round of that kind.
  */
 function noteTimeout(state) {
-  const view = state.view, you = view.you, key = phaseKey(view);
+  const view = state.view,
+    you = view.you,
+    key = phaseKey(view);
   if (!$("#countdown")) {
-    $("#phase-hint").after(el("p", { id: "countdown", class: "countdown", hidden: "" }),
-      el("p", { id: "timed-out", class: "timed-out", role: "status", hidden: "" }));
+    $("#phase-hint").after(
+      el("p", { id: "countdown", class: "countdown", hidden: "" }),
+      el("p", { id: "timed-out", class: "timed-out", role: "status", hidden: "" }),
+    );
   }
-  if (timed && (timed.key !== key || you.pending) && !timed.sent && !timed.off && Date.now() >= timed.until - 5000) {
+  if (
+    timed &&
+    (timed.key !== key || you.pending) &&
+    !timed.sent &&
+    !timed.off &&
+    Date.now() >= timed.until - 5000
+  ) {
     const card = timed.phase === "pick" ? you.pending || you.played : null;
     timedOut = {
-      phase: timed.phase, key: timed.key,
+      phase: timed.phase,
+      key: timed.key,
       text: `Time ran out: your bot ${card ? `picked ${cardWords(ed, card).title}` : "chose"} for you this once. The next choice is yours.`,
     };
   }
   const open = you.to_act && !you.pending;
   if (open && typeof state.timer?.remaining === "number") {
-    if (!timed || timed.key !== key) timed = { key, phase: view.phase, sent: false, off: false, until: 0 };
+    if (!timed || timed.key !== key)
+      timed = { key, phase: view.phase, sent: false, off: false, until: 0 };
     timed.until = Date.now() + state.timer.remaining * 1000;
     timed.running = true;
   } else if (open && timed?.key === key) {
@@ -383,7 +511,8 @@ function showCountdown() {
   if (!$("#countdown")) return;
   const left = timed?.running ? Math.max(0, Math.ceil((timed.until - Date.now()) / 1000)) : null;
   $("#countdown").hidden = left === null;
-  $("#countdown").textContent = left === null ? "" : `◷ ${left} s to choose, or your bot chooses for you`;
+  $("#countdown").textContent =
+    left === null ? "" : `◷ ${left} s to choose, or your bot chooses for you`;
 }
 setInterval(showCountdown, 500);
 
@@ -391,21 +520,32 @@ function renderStatus(state) {
   const view = state.view;
   const you = view.you;
   const phase = view.phase;
-  const waiting = (view.waiting || []).filter((s) => s !== state.seat).map((s) => state.seats[s]?.name);
+  const waiting = (view.waiting || [])
+    .filter((s) => s !== state.seat)
+    .map((s) => state.seats[s]?.name);
   const waitText = waiting.length ? t("rec.ph.still_choosing", { names: names(waiting) }) : "";
   const wait = waitText;
-  let title = "", hint = "";
+  let title = "",
+    hint = "";
   if (phase === "lead_singer") {
     title = t("rec.ph.lead.title");
-    hint = you.pending ? t("rec.ph.lead.chosen", { colour: colourName(you.pending), wait }) : t("rec.ph.lead.hint");
+    hint = you.pending
+      ? t("rec.ph.lead.chosen", { colour: colourName(you.pending), wait })
+      : t("rec.ph.lead.hint");
   } else if (phase === "keep") {
     title = t("rec.ph.keep.title");
     hint = you.pending ? t("rec.ph.keep.kept", { wait }) : t("rec.ph.keep.hint");
   } else if (phase === "pick") {
-    title = t("rec.ph.pick.title", { week: view.week, round: view.round, picks: ed.picks_per_week });
+    title = t("rec.ph.pick.title", {
+      week: view.week,
+      round: view.round,
+      picks: ed.picks_per_week,
+    });
     hint = you.pending ? t("rec.ph.pick.locked", { wait }) : t("rec.ph.pick.hint");
   } else if (phase === "mark") {
-    const still = (view.marking || []).filter((s) => s !== state.seat).map((s) => state.seats[s]?.name);
+    const still = (view.marking || [])
+      .filter((s) => s !== state.seat)
+      .map((s) => state.seats[s]?.name);
     if (you.to_act && you.played) {
       title = t("rec.ph.mark.title", { card: cardWords(ed, you.played).title });
       const placeable = state.legal_actions.some((a) => a.type === "mark");
@@ -413,19 +553,28 @@ function renderStatus(state) {
     } else if (you.to_act && you.queue.length) {
       title = t("rec.ph.bonus.title", { bonus: bonusWords(you.queue[0]) });
       const cause = you.queue_causes?.[0];
-      hint = t("rec.ph.bonus.hint", { earned: cause ? t("rec.ph.bonus.earned", { place: placeWords(ed, cause) }) : "" });
+      hint = t("rec.ph.bonus.hint", {
+        earned: cause ? t("rec.ph.bonus.earned", { place: placeWords(ed, cause) }) : "",
+      });
     } else if (you.to_act) {
       title = t("rec.ph.marks_in");
       hint = you.chose ? t("rec.ph.marks_in.look") : t("rec.ph.marks_in.auto");
     } else {
-      title = view.current_goal || view.players === 1 ? t("rec.ph.marking") : t("rec.ph.week_marking", { week: view.week });
+      title =
+        view.current_goal || view.players === 1
+          ? t("rec.ph.marking")
+          : t("rec.ph.week_marking", { week: view.week });
       hint = still.length ? t("rec.ph.done_still", { names: names(still) }) : t("rec.ph.done_wait");
     }
   } else if (phase === "claim") {
     title = t("rec.ph.weekend.title", { goal: goalName(ed, view.current_goal) });
-    hint = you.to_act ? t("rec.ph.weekend.can")
-      : you.pending ? t(you.pending === "claim" ? "rec.ph.weekend.chose_claim" : "rec.ph.weekend.chose_pass", { wait })
-      : t("rec.ph.weekend.cannot", { wait });
+    hint = you.to_act
+      ? t("rec.ph.weekend.can")
+      : you.pending
+        ? t(you.pending === "claim" ? "rec.ph.weekend.chose_claim" : "rec.ph.weekend.chose_pass", {
+            wait,
+          })
+        : t("rec.ph.weekend.cannot", { wait });
   } else if (phase === "private") {
     title = t("rec.ph.private.title");
     hint = you.to_act ? t("rec.ph.private.can") : t("rec.ph.private.wait");
@@ -443,8 +592,19 @@ function renderStatus(state) {
     hint = "";
   }
   // The help link opens the part of the rules this phase is about.
-  const part = { lead_singer: "setup", keep: "setup", pick: "week", mark: "areas", claim: "weekend", private: "weekend",
-    turn: "solo", third: "solo", goal: "solo", over: "end" }[phase] || "";
+  const part =
+    {
+      lead_singer: "setup",
+      keep: "setup",
+      pick: "week",
+      mark: "areas",
+      claim: "weekend",
+      private: "weekend",
+      turn: "solo",
+      third: "solo",
+      goal: "solo",
+      over: "end",
+    }[phase] || "";
   if ($("#phase-help")) $("#phase-help").href = `/how-to-play/records${part ? `#${part}` : ""}`;
   $("#phase-title").textContent = title;
   $("#phase-hint").textContent = hint;
@@ -453,11 +613,19 @@ function renderStatus(state) {
 function choiceButton(label, action, options = {}) {
   const me = last;
   const toAct = me.view.you.to_act;
-  return el("button", {
-    type: "button", class: options.class || "", "data-act": toAct ? (options.key || action.type) : null,
-    "data-change": !toAct ? action.type : null, "aria-pressed": options.pressed === undefined ? null : String(options.pressed),
-    onclick: () => send(action), disabled: options.disabled,
-  }, label);
+  return el(
+    "button",
+    {
+      type: "button",
+      class: options.class || "",
+      "data-act": toAct ? options.key || action.type : null,
+      "data-change": !toAct ? action.type : null,
+      "aria-pressed": options.pressed === undefined ? null : String(options.pressed),
+      onclick: () => send(action),
+      disabled: options.disabled,
+    },
+    label,
+  );
 }
 
 function renderPanel(state) {
@@ -467,21 +635,50 @@ function renderPanel(state) {
   const panel = $("#panel");
   const parts = [];
   const sending = wish ? el("p", { class: "sending" }, t("rec.ph.sending")) : null;
-  const pendingOf = () => wish?.action.card || wish?.action.colour || wish?.action.goal || you.pending;
+  const pendingOf = () =>
+    wish?.action.card || wish?.action.colour || wish?.action.goal || you.pending;
   const changeable = !you.to_act && you.pending !== null;
 
   if (view.phase === "lead_singer" && (you.to_act || changeable)) {
     const chosen = pendingOf();
-    parts.push(el("div", { class: "colour-choices" }, ed.colours.map((colour) => {
-      const b = choiceButton(colour, { type: "lead_singer", colour }, { class: `colour-choice${chosen === colour ? " chosen" : ""}`, pressed: chosen === colour });
-      b.style.setProperty("--c", colourOf(colour));
-      return b;
-    })));
+    parts.push(
+      el(
+        "div",
+        { class: "colour-choices" },
+        ed.colours.map((colour) => {
+          const b = choiceButton(
+            colour,
+            { type: "lead_singer", colour },
+            {
+              class: `colour-choice${chosen === colour ? " chosen" : ""}`,
+              pressed: chosen === colour,
+            },
+          );
+          b.style.setProperty("--c", colourOf(colour));
+          return b;
+        }),
+      ),
+    );
   } else if (view.phase === "keep" && (you.to_act || changeable)) {
     const chosen = pendingOf();
-    parts.push(el("div", { class: "goal-choices" }, you.dealt.map((id) => el("div", { class: `goal-pick${chosen === id ? " chosen" : ""}` },
-      goalCard(ed, id, view.boards[state.seat]),
-      choiceButton(chosen === id ? t("rec.ph.kept") : t("rec.ph.keep_this"), { type: "keep", goal: id }, { pressed: chosen === id })))));
+    parts.push(
+      el(
+        "div",
+        { class: "goal-choices" },
+        you.dealt.map((id) =>
+          el(
+            "div",
+            { class: `goal-pick${chosen === id ? " chosen" : ""}` },
+            goalCard(ed, id, view.boards[state.seat]),
+            choiceButton(
+              chosen === id ? t("rec.ph.kept") : t("rec.ph.keep_this"),
+              { type: "keep", goal: id },
+              { pressed: chosen === id },
+            ),
+          ),
+        ),
+      ),
+    );
   } else if (view.phase === "pick" || view.phase === "turn" || view.phase === "third") {
     const hand = you.hand;
     const chosen = pendingOf();
@@ -491,81 +688,230 @@ function renderPanel(state) {
     const arriving = view.phase === "pick" && lastRound && lastRound !== roundKey && view.round > 1;
     lastRound = roundKey;
     const cls = `hand${arriving ? (view.direction === "clockwise" ? " from-left" : " from-right") : ""}`;
-    parts.push(el("div", { class: cls, role: "group", "aria-label": t("rec.ph.hand") }, hand.map((id) => {
-      const allowed = playable.has(id) || canChange;
-      const isChosen = chosen === id;
-      const face = cardFace(ed, id, { chosen: isChosen });
-      const nowhere = previewOf(id, view.boards[state.seat]).size === 0;
-      return el("button", {
-        type: "button", class: `card-button${isChosen ? " chosen" : ""}`, disabled: !allowed,
-        "data-act": you.to_act && allowed ? "pick" : null, "data-change": canChange ? "pick" : null, "data-card": id,
-        "aria-pressed": String(isChosen), "aria-label": `${cardWords(ed, id).title}: ${cardWords(ed, id).marks}${nowhere ? " (no place for it: it would be failed)" : ""}${isChosen ? " (your pick)" : ""}`,
-        onclick: () => send({ type: "pick", card: id }),
-      }, face, nowhere ? el("span", { class: "no-place" }, t("rec.ph.nowhere")) : null,
-      isChosen ? el("span", { class: "lock", "aria-hidden": "true" }, wish ? "…" : "✓") : null);
-    })));
+    parts.push(
+      el(
+        "div",
+        { class: cls, role: "group", "aria-label": t("rec.ph.hand") },
+        hand.map((id) => {
+          const allowed = playable.has(id) || canChange;
+          const isChosen = chosen === id;
+          const face = cardFace(ed, id, { chosen: isChosen });
+          const nowhere = previewOf(id, view.boards[state.seat]).size === 0;
+          return el(
+            "button",
+            {
+              type: "button",
+              class: `card-button${isChosen ? " chosen" : ""}`,
+              disabled: !allowed,
+              "data-act": you.to_act && allowed ? "pick" : null,
+              "data-change": canChange ? "pick" : null,
+              "data-card": id,
+              "aria-pressed": String(isChosen),
+              "aria-label": `${cardWords(ed, id).title}: ${cardWords(ed, id).marks}${nowhere ? " (no place for it: it would be failed)" : ""}${isChosen ? " (your pick)" : ""}`,
+              onclick: () => send({ type: "pick", card: id }),
+            },
+            face,
+            nowhere ? el("span", { class: "no-place" }, t("rec.ph.nowhere")) : null,
+            isChosen
+              ? el("span", { class: "lock", "aria-hidden": "true" }, wish ? "…" : "✓")
+              : null,
+          );
+        }),
+      ),
+    );
     if (view.phase === "pick") parts.push(directionLine(view, state.seat, state.seats));
     if (legal.some((a) => a.type === "draw")) {
-      parts.push(el("button", { type: "button", class: "quiet option-b", "data-act": "draw", onclick: () => send({ type: "draw" }) },
-        t("rec.ph.option_b", { cards: t("rec.ph.cards", { count: view.deck }) })));
+      parts.push(
+        el(
+          "button",
+          {
+            type: "button",
+            class: "quiet option-b",
+            "data-act": "draw",
+            onclick: () => send({ type: "draw" }),
+          },
+          t("rec.ph.option_b", { cards: t("rec.ph.cards", { count: view.deck }) }),
+        ),
+      );
     }
   } else if (view.phase === "mark" && you.to_act) {
     const undo = legal.some((a) => a.type === "undo")
-      ? el("button", { type: "button", class: "quiet undo-button", "data-act": "undo", onclick: () => send({ type: "undo" }) },
-        t("rec.ph.undo", { count: 3 - (you.undos || 0) })) : null;
+      ? el(
+          "button",
+          {
+            type: "button",
+            class: "quiet undo-button",
+            "data-act": "undo",
+            onclick: () => send({ type: "undo" }),
+          },
+          t("rec.ph.undo", { count: 3 - (you.undos || 0) }),
+        )
+      : null;
     if (you.played) {
       const placeable = legal.some((a) => a.type === "mark");
-      parts.push(el("div", { class: "played" }, cardFace(ed, you.played, { chosen: true }),
-        placeable ? null : el("p", { class: "no-place" }, t("rec.ph.nowhere_stop"))));
-      parts.push(el("button", { type: "button", class: `${placeable ? "quiet " : ""}fail-button`, "data-act": "fail", onclick: () => choose({ type: "fail" }) },
-        t("rec.ph.fail_card")));
+      parts.push(
+        el(
+          "div",
+          { class: "played" },
+          cardFace(ed, you.played, { chosen: true }),
+          placeable ? null : el("p", { class: "no-place" }, t("rec.ph.nowhere_stop")),
+        ),
+      );
+      parts.push(
+        el(
+          "button",
+          {
+            type: "button",
+            class: `${placeable ? "quiet " : ""}fail-button`,
+            "data-act": "fail",
+            onclick: () => choose({ type: "fail" }),
+          },
+          t("rec.ph.fail_card"),
+        ),
+      );
     } else if (!you.queue.length && legal.some((a) => a.type === "done")) {
-      parts.push(el("div", { class: "done-row" },
-        el("button", { type: "button", class: "done-button", "data-act": "done", onclick: () => send({ type: "done" }) }, "Done"),
-        undo));
+      parts.push(
+        el(
+          "div",
+          { class: "done-row" },
+          el(
+            "button",
+            {
+              type: "button",
+              class: "done-button",
+              "data-act": "done",
+              onclick: () => send({ type: "done" }),
+            },
+            "Done",
+          ),
+          undo,
+        ),
+      );
     } else if (you.queue.length) {
       const options = legal.filter((a) => a.type === "bonus");
       const buttons = options.map((a) => {
         const key = keyOf(a);
-        return el("button", { type: "button", class: "quiet small", "data-act": key, onclick: () => choose(a) }, keyLabel(key));
+        return el(
+          "button",
+          { type: "button", class: "quiet small", "data-act": key, onclick: () => choose(a) },
+          keyLabel(key),
+        );
       });
       const areas = [...new Set(options.map((a) => AREA_NAMES[areaOfKey(ed, keyOf(a))]))];
-      parts.push(el("div", { class: "bonus-queue" },
-        el("p", {}, `${plural(options.length, "place glows", "places glow")} on your ${names(areas)}.`,
-          you.queue.length > 1 ? el("span", { class: "muted" }, ` Then: ${you.queue.slice(1).map(bonusWords).join(", ")}.`) : ""),
-        options.length <= 6 ? el("div", { class: "bonus-choices" }, buttons)
-          : el("details", {}, el("summary", {}, t("rec.ph.or_list")), el("div", { class: "bonus-choices" }, buttons))));
+      parts.push(
+        el(
+          "div",
+          { class: "bonus-queue" },
+          el(
+            "p",
+            {},
+            `${plural(options.length, "place glows", "places glow")} on your ${names(areas)}.`,
+            you.queue.length > 1
+              ? el(
+                  "span",
+                  { class: "muted" },
+                  ` Then: ${you.queue.slice(1).map(bonusWords).join(", ")}.`,
+                )
+              : "",
+          ),
+          options.length <= 6
+            ? el("div", { class: "bonus-choices" }, buttons)
+            : el(
+                "details",
+                {},
+                el("summary", {}, t("rec.ph.or_list")),
+                el("div", { class: "bonus-choices" }, buttons),
+              ),
+        ),
+      );
       if (undo) parts.push(undo);
     }
   } else if (view.phase === "claim" || view.phase === "private") {
     const id = view.phase === "claim" ? view.current_goal : you.private_goal;
     if (id) parts.push(goalCard(ed, id, view.boards[state.seat], { current: true }));
     if (you.to_act || changeable) {
-      const canClaim = legal.some((a) => a.type === "claim") || (changeable && view.phase === "claim");
+      const canClaim =
+        legal.some((a) => a.type === "claim") || (changeable && view.phase === "claim");
       const chosen = wish ? wish.action.type : you.pending;
-      parts.push(el("div", { class: "claim-buttons" },
-        canClaim ? choiceButton(chosen === "claim" ? t("rec.ph.claimed") : t("rec.ph.claim"), { type: "claim", goal: id }, { pressed: chosen === "claim" }) : null,
-        choiceButton(chosen === "pass" ? "Passed" : "Pass", { type: "pass" }, { class: "quiet", pressed: chosen === "pass" })));
+      parts.push(
+        el(
+          "div",
+          { class: "claim-buttons" },
+          canClaim
+            ? choiceButton(
+                chosen === "claim" ? t("rec.ph.claimed") : t("rec.ph.claim"),
+                { type: "claim", goal: id },
+                { pressed: chosen === "claim" },
+              )
+            : null,
+          choiceButton(
+            chosen === "pass" ? "Passed" : "Pass",
+            { type: "pass" },
+            { class: "quiet", pressed: chosen === "pass" },
+          ),
+        ),
+      );
     }
   } else if (view.phase === "goal" && you.to_act) {
-    parts.push(el("div", { class: "claim-buttons" },
-      legal.filter((a) => a.type === "claim").map((a) => choiceButton(t("rec.ph.claim_goal", { goal: goalName(ed, a.goal) }), a, { key: "claim" })),
-      choiceButton("Pass", { type: "pass" }, { class: "quiet" })));
+    parts.push(
+      el(
+        "div",
+        { class: "claim-buttons" },
+        legal
+          .filter((a) => a.type === "claim")
+          .map((a) =>
+            choiceButton(t("rec.ph.claim_goal", { goal: goalName(ed, a.goal) }), a, {
+              key: "claim",
+            }),
+          ),
+        choiceButton("Pass", { type: "pass" }, { class: "quiet" }),
+      ),
+    );
   }
   if (sending) parts.push(sending);
   const mine = state.seats[state.seat];
   if (mine?.bot && view.phase !== "over") {
-    parts.unshift(el("div", { class: "bot-plays" },
-      el("p", {}, t("rec.ph.bot_plays", { level: mine.level ? ` (${t(`common.level.${mine.level}`)})` : "" })),
-      el("button", { type: "button", id: "take-back", onclick: () => {
-        if (!live?.send({ type: "take_back" })) $("#error").textContent = t("common.offline");
-      } }, t("dc.phone.take_back"))));
+    parts.unshift(
+      el(
+        "div",
+        { class: "bot-plays" },
+        el(
+          "p",
+          {},
+          t("rec.ph.bot_plays", {
+            level: mine.level ? ` (${t(`common.level.${mine.level}`)})` : "",
+          }),
+        ),
+        el(
+          "button",
+          {
+            type: "button",
+            id: "take-back",
+            onclick: () => {
+              if (!live?.send({ type: "take_back" })) $("#error").textContent = t("common.offline");
+            },
+          },
+          t("dc.phone.take_back"),
+        ),
+      ),
+    );
   }
   if (view.players > 1 && view.phase !== "over") {
-    const box = el("input", { type: "checkbox", id: "pass-unmet", checked: you.pass_unmet ? "" : null,
-      onchange: (event) => live.act({ type: "setting", pass_unmet: event.target.checked }) });
+    const box = el("input", {
+      type: "checkbox",
+      id: "pass-unmet",
+      checked: you.pass_unmet ? "" : null,
+      onchange: (event) => live.act({ type: "setting", pass_unmet: event.target.checked }),
+    });
     box.checked = Boolean(you.pass_unmet);
-    parts.push(el("label", { class: "setting", for: "pass-unmet" }, box, " Pass my private goal without asking while I cannot meet it"));
+    parts.push(
+      el(
+        "label",
+        { class: "setting", for: "pass-unmet" },
+        box,
+        " Pass my private goal without asking while I cannot meet it",
+      ),
+    );
   }
   panel.replaceChildren(...parts);
 }
@@ -575,27 +921,70 @@ function renderPlayers(state) {
   const marking = view.marking !== null && view.marking !== undefined;
   const waiting = new Set(marking ? view.marking : view.waiting || []);
   const choosing = view.waiting !== null || marking;
-  $("#players").replaceChildren(...state.seats.map((seat) => {
-    const b = view.boards[seat.seat];
-    const revealed = view.phase === "mark" && view.revealed[seat.seat] ? cardWords(ed, view.revealed[seat.seat]).title : null;
-    const status = marking ? `${revealed ? `${revealed} · ` : ""}${waiting.has(seat.seat) ? "marking…" : "done ✓"}`
-      : choosing ? (waiting.has(seat.seat) ? "choosing…" : "chosen ✓") : revealed ? `plays ${revealed}` : "";
-    return el("span", { class: `player-chip${waiting.has(seat.seat) ? " waiting" : ""}${seat.seat === state.seat ? " me" : ""}` },
-      el("span", { class: "disc tiny", "data-seat-colour": seatColour(seat.seat),
-        style: { "--c": seatColour(seat.seat), "box-shadow": b.lead_singer ? `0 0 0 3px ${colourOf(b.lead_singer)}` : null } }, el("span", {}, initials(seat.name))),
-      el("span", {}, el("b", {}, seat.name), ` ${t("rec.pts_n", { points: b.score })}`, status ? el("small", {}, ` · ${status}`) : null));
-  }));
+  $("#players").replaceChildren(
+    ...state.seats.map((seat) => {
+      const b = view.boards[seat.seat];
+      const revealed =
+        view.phase === "mark" && view.revealed[seat.seat]
+          ? cardWords(ed, view.revealed[seat.seat]).title
+          : null;
+      const status = marking
+        ? `${revealed ? `${revealed} · ` : ""}${waiting.has(seat.seat) ? "marking…" : "done ✓"}`
+        : choosing
+          ? waiting.has(seat.seat)
+            ? "choosing…"
+            : "chosen ✓"
+          : revealed
+            ? `plays ${revealed}`
+            : "";
+      return el(
+        "span",
+        {
+          class: `player-chip${waiting.has(seat.seat) ? " waiting" : ""}${seat.seat === state.seat ? " me" : ""}`,
+        },
+        el(
+          "span",
+          {
+            class: "disc tiny",
+            "data-seat-colour": seatColour(seat.seat),
+            style: {
+              "--c": seatColour(seat.seat),
+              "box-shadow": b.lead_singer ? `0 0 0 3px ${colourOf(b.lead_singer)}` : null,
+            },
+          },
+          el("span", {}, initials(seat.name)),
+        ),
+        el(
+          "span",
+          {},
+          el("b", {}, seat.name),
+          ` ${t("rec.pts_n", { points: b.score })}`,
+          status ? el("small", {}, ` · ${status}`) : null,
+        ),
+      );
+    }),
+  );
 }
 
 function renderGoals(state) {
   const view = state.view;
   const board = view.boards[state.seat];
   const solo = view.players === 1;
-  const row = view.public_goals.map((id, i) => id
-    ? goalCard(ed, id, board, { current: id === view.current_goal, slot: solo ? i + 1 : null, leaving: solo && i === view.public_goals.length - 1 })
-    : el("div", { class: "goal-card empty" }, "—"));
-  const parts = [el("h3", {}, solo ? t("rec.ph.goal_row") : t("rec.ph.goals_public")), el("div", { class: "goal-row" }, row)];
-  if (view.you.private_goal) parts.push(el("h3", {}, t("rec.ph.private_goal")), goalCard(ed, view.you.private_goal, board));
+  const row = view.public_goals.map((id, i) =>
+    id
+      ? goalCard(ed, id, board, {
+          current: id === view.current_goal,
+          slot: solo ? i + 1 : null,
+          leaving: solo && i === view.public_goals.length - 1,
+        })
+      : el("div", { class: "goal-card empty" }, "—"),
+  );
+  const parts = [
+    el("h3", {}, solo ? t("rec.ph.goal_row") : t("rec.ph.goals_public")),
+    el("div", { class: "goal-row" }, row),
+  ];
+  if (view.you.private_goal)
+    parts.push(el("h3", {}, t("rec.ph.private_goal")), goalCard(ed, view.you.private_goal, board));
   $("#goals").replaceChildren(...parts);
 }
 
@@ -612,8 +1001,16 @@ function renderSheet(state, board, targets, preview) {
   // outlined, and tapping an area opens that area's tab, where the boxes are finger-sized.
   const overview = narrow() && tab === "all";
   const sheet = overview
-    ? drawSheet(ed, board, { preview: new Set([...preview, ...targets.keys()]), label: t("rec.ph.your_sheet") })
-    : drawSheet(ed, board, { targets, preview, onTarget: tapTarget, label: t("rec.ph.your_sheet") });
+    ? drawSheet(ed, board, {
+        preview: new Set([...preview, ...targets.keys()]),
+        label: t("rec.ph.your_sheet"),
+      })
+    : drawSheet(ed, board, {
+        targets,
+        preview,
+        onTarget: tapTarget,
+        label: t("rec.ph.your_sheet"),
+      });
   if (overview) {
     for (const section of sheet.querySelectorAll(".area")) {
       section.addEventListener("click", (event) => {
@@ -624,11 +1021,24 @@ function renderSheet(state, board, targets, preview) {
     }
   }
   const tabs = [["all", t("rec.ph.all")], ...AREA_ORDER.map((a) => [a, AREA_NAMES[a]])];
-  $("#tabs").replaceChildren(...tabs.map(([area, label]) => el("button", {
-    type: "button", class: `tab${tab === area ? " current" : ""}${busy.has(area) ? " busy" : look.has(area) ? " look" : ""}`,
-    "aria-pressed": String(tab === area), "data-tab": area,
-    onclick: () => { tab = area; render(last); },
-  }, label)));
+  $("#tabs").replaceChildren(
+    ...tabs.map(([area, label]) =>
+      el(
+        "button",
+        {
+          type: "button",
+          class: `tab${tab === area ? " current" : ""}${busy.has(area) ? " busy" : look.has(area) ? " look" : ""}`,
+          "aria-pressed": String(tab === area),
+          "data-tab": area,
+          onclick: () => {
+            tab = area;
+            render(last);
+          },
+        },
+        label,
+      ),
+    ),
+  );
   const current = $("#tabs .current");
   if (current) $("#tabs").scrollLeft = Math.max(0, current.offsetLeft - $("#tabs").offsetLeft - 40);
   sheet.classList.add(`show-${tab}`);
@@ -640,39 +1050,108 @@ function renderChooser(state) {
   const box = $("#chooser");
   if (confirming) {
     box.hidden = false;
-    box.replaceChildren(el("div", { class: "chooser-card" },
-      el("h3", { id: "chooser-title" }, confirming.action.type === "fail" ? t("rec.ph.fail_q") : t("rec.ph.lose_q")),
-      el("p", { class: "confirm-text" }, confirming.text),
-      el("button", { type: "button", "data-act": "confirm", onclick: () => { const a = confirming.action; confirming = null; send(a); } },
-        confirming.action.type === "fail" ? t("rec.ph.yes_fail") : t("rec.ph.yes_mark")),
-      el("button", { type: "button", class: "quiet", onclick: () => { confirming = null; render(last); } }, "Back")));
+    box.replaceChildren(
+      el(
+        "div",
+        { class: "chooser-card" },
+        el(
+          "h3",
+          { id: "chooser-title" },
+          confirming.action.type === "fail" ? t("rec.ph.fail_q") : t("rec.ph.lose_q"),
+        ),
+        el("p", { class: "confirm-text" }, confirming.text),
+        el(
+          "button",
+          {
+            type: "button",
+            "data-act": "confirm",
+            onclick: () => {
+              const a = confirming.action;
+              confirming = null;
+              send(a);
+            },
+          },
+          confirming.action.type === "fail" ? t("rec.ph.yes_fail") : t("rec.ph.yes_mark"),
+        ),
+        el(
+          "button",
+          {
+            type: "button",
+            class: "quiet",
+            onclick: () => {
+              confirming = null;
+              render(last);
+            },
+          },
+          "Back",
+        ),
+      ),
+    );
     return;
   }
-  if (!chooser) { box.hidden = true; box.replaceChildren(); return; }
+  if (!chooser) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
   const card = ed.cards[state.view.you.played];
   const values = ed.multipliers;
   box.hidden = false;
-  box.replaceChildren(el("div", { class: "chooser-card" },
-    el("h3", { id: "chooser-title" }, keyLabel(chooser.key)),
-    el("p", { class: "muted" }, t("rec.ph.multiplier_q")),
-    chooser.actions.map((a) => el("button", { type: "button", "data-act": `mult:${a.multiplier}`, onclick: () => choose(a) },
-      a.multiplier === null ? t("rec.ph.no_multiplier", { points: card.points })
-        : t("rec.ph.with_multiplier", { times: values[a.multiplier], points: card.points * values[a.multiplier] }))),
-    el("button", { type: "button", class: "quiet", onclick: () => { chooser = null; render(last); } }, "Back")));
+  box.replaceChildren(
+    el(
+      "div",
+      { class: "chooser-card" },
+      el("h3", { id: "chooser-title" }, keyLabel(chooser.key)),
+      el("p", { class: "muted" }, t("rec.ph.multiplier_q")),
+      chooser.actions.map((a) =>
+        el(
+          "button",
+          { type: "button", "data-act": `mult:${a.multiplier}`, onclick: () => choose(a) },
+          a.multiplier === null
+            ? t("rec.ph.no_multiplier", { points: card.points })
+            : t("rec.ph.with_multiplier", {
+                times: values[a.multiplier],
+                points: card.points * values[a.multiplier],
+              }),
+        ),
+      ),
+      el(
+        "button",
+        {
+          type: "button",
+          class: "quiet",
+          onclick: () => {
+            chooser = null;
+            render(last);
+          },
+        },
+        "Back",
+      ),
+    ),
+  );
 }
 
 function renderOver(state) {
   const box = $("#over-box");
-  if (state.status !== "over" || !state.result) { box.hidden = true; replayShown = false; return; }
+  if (state.status !== "over" || !state.result) {
+    box.hidden = true;
+    replayShown = false;
+    return;
+  }
   box.hidden = false;
   $("#panel").replaceChildren();
   if (replayShown) return;
   replayShown = true;
   box.replaceChildren(resultTable(ed, state), replayViewer(ed, code, state.seats));
-  $("#phase-title").textContent = state.seats.length === 1 ? t("rec.ph.over_rank", { rank: rankName(state.result.rank) }) : t("rec.ph.over");
+  $("#phase-title").textContent =
+    state.seats.length === 1
+      ? t("rec.ph.over_rank", { rank: rankName(state.result.rank) })
+      : t("rec.ph.over");
 }
 
-window.addEventListener("resize", () => { if (last) render(last); });
+window.addEventListener("resize", () => {
+  if (last) render(last);
+});
 
 if (code && tokens.seat(code)) enter();
 else showJoin();

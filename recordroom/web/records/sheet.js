@@ -4,9 +4,10 @@
 // drawSheet(ed, board, {targets, preview, onTarget, small, label}) -> <div class="sheet">
 //   targets: Map key -> label of places the player can tap now ("crew:3", "agenda:4",
 //            "assets:0", "harmony:5", "cash:2", "fail"); preview: Set of keys to outline only.
+
+import { has, t } from "/static/common/i18n.js";
 import { el } from "/static/disc-cover/common.js";
-import { AREA_NAMES, BONUS, SCORING, bonusWords, colourOf, ROLE_NAMES } from "./words.js";
-import { t, has } from "/static/common/i18n.js";
+import { AREA_NAMES, BONUS, bonusWords, colourOf, ROLE_NAMES, SCORING } from "./words.js";
 
 /** An agenda line's short label under the grid ("row 1", "col 2", "diagonal") in words. */
 function lineLabel(name) {
@@ -28,17 +29,29 @@ function s(tag, attributes = {}, ...children) {
   }
   for (const child of children.flat()) {
     if (child === null || child === undefined || child === false) continue;
-    node.append(typeof child === "string" || typeof child === "number" ? document.createTextNode(String(child)) : child);
+    node.append(
+      typeof child === "string" || typeof child === "number"
+        ? document.createTextNode(String(child))
+        : child,
+    );
   }
   return node;
 }
 
 function svg(width, height, ...children) {
-  return s("svg", { viewBox: `0 0 ${width} ${height}`, class: "area-svg", role: "img" }, ...children);
+  return s(
+    "svg",
+    { viewBox: `0 0 ${width} ${height}`, class: "area-svg", role: "img" },
+    ...children,
+  );
 }
 
 const text = (x, y, content, attributes = {}) =>
-  s("text", { x, y, "text-anchor": "middle", "dominant-baseline": "central", ...attributes }, content);
+  s(
+    "text",
+    { x, y, "text-anchor": "middle", "dominant-baseline": "central", ...attributes },
+    content,
+  );
 
 /** A bonus icon: a coloured disc with its glyph, its name as a tooltip. */
 export function bonusIcon(name, x, y, r = 11, done = false) {
@@ -46,50 +59,125 @@ export function bonusIcon(name, x, y, r = 11, done = false) {
   const [kind, colour] = name.split(":");
   const info = BONUS[kind] || { glyph: "?", tint: "#777" };
   const fill = colour ? colourOf(colour) : info.tint;
-  return s("g", { class: `bonus${done ? " done" : ""}`, "data-bonus": name },
+  return s(
+    "g",
+    { class: `bonus${done ? " done" : ""}`, "data-bonus": name },
     s("title", {}, `bonus: ${bonusWords(name)}`),
     s("circle", { cx: x, cy: y, r, fill, stroke: "#fff8", "stroke-width": 1.5 }),
-    text(x, y + 0.5, info.glyph, { class: "glyph", "font-size": info.glyph.length > 1 ? r * 0.95 : r * 1.25, fill: "#fff" }));
+    text(x, y + 0.5, info.glyph, {
+      class: "glyph",
+      "font-size": info.glyph.length > 1 ? r * 0.95 : r * 1.25,
+      fill: "#fff",
+    }),
+  );
 }
 
 function tick(x, y, size) {
   const d = size * 0.28;
-  return s("g", { class: "tick", stroke: INK, "stroke-width": Math.max(2.5, size / 12), "stroke-linecap": "round" },
+  return s(
+    "g",
+    {
+      class: "tick",
+      stroke: INK,
+      "stroke-width": Math.max(2.5, size / 12),
+      "stroke-linecap": "round",
+    },
     s("line", { x1: x - d, y1: y - d, x2: x + d, y2: y + d }),
-    s("line", { x1: x + d, y1: y - d, x2: x - d, y2: y + d }));
+    s("line", { x1: x + d, y1: y - d, x2: x - d, y2: y + d }),
+  );
 }
 
 function lock(x, y, lifted) {
-  return s("g", { class: `cash-lock${lifted ? " lifted" : ""}` },
-    s("title", {}, lifted ? "cash restriction lifted" : "cash restriction: lift it with a cash bonus first"),
-    s("rect", { x: x - 11, y: y - 8, width: 22, height: 17, rx: 3, fill: lifted ? "#cfe8c8" : "#3d8b37", stroke: "#1d4d1a" }),
-    s("path", { d: `M${x - 6} ${y - 8}v-4a6 6 0 0 1 12 0${lifted ? "" : "v4"}`, fill: "none", stroke: "#1d4d1a", "stroke-width": 2.2 }),
+  return s(
+    "g",
+    { class: `cash-lock${lifted ? " lifted" : ""}` },
+    s(
+      "title",
+      {},
+      lifted ? "cash restriction lifted" : "cash restriction: lift it with a cash bonus first",
+    ),
+    s("rect", {
+      x: x - 11,
+      y: y - 8,
+      width: 22,
+      height: 17,
+      rx: 3,
+      fill: lifted ? "#cfe8c8" : "#3d8b37",
+      stroke: "#1d4d1a",
+    }),
+    s("path", {
+      d: `M${x - 6} ${y - 8}v-4a6 6 0 0 1 12 0${lifted ? "" : "v4"}`,
+      fill: "none",
+      stroke: "#1d4d1a",
+      "stroke-width": 2.2,
+    }),
     text(x, y + 1, "$", { "font-size": 15, "font-weight": 700, fill: lifted ? "#1d4d1a" : "#fff" }),
-    lifted ? s("line", { x1: x - 13, y1: y + 10, x2: x + 13, y2: y - 10, stroke: INK, "stroke-width": 2.5 }) : null);
+    lifted
+      ? s("line", {
+          x1: x - 13,
+          y1: y + 10,
+          x2: x + 13,
+          y2: y - 10,
+          stroke: INK,
+          "stroke-width": 2.5,
+        })
+      : null,
+  );
 }
 
 /** The cash restriction's lock on its own, for HTML text (the legend, the table's boards). */
 export function lockIcon(lifted = false, attributes = {}) {
-  return s("svg", { viewBox: "-14 -22 28 34", class: "legend-lock", role: "img", "aria-label": lifted ? "cash restriction lifted" : "cash restriction", ...attributes },
-    lock(0, 0, lifted));
+  return s(
+    "svg",
+    {
+      viewBox: "-14 -22 28 34",
+      class: "legend-lock",
+      role: "img",
+      "aria-label": lifted ? "cash restriction lifted" : "cash restriction",
+      ...attributes,
+    },
+    lock(0, 0, lifted),
+  );
 }
 
 /** A box that can be a target: its key, outline and label. */
 function box(ctx, key, x, y, w, h, attributes = {}, ...children) {
   const label = ctx.targets.get(key);
-  const cls = [attributes.class || "box", label ? "target" : "", ctx.preview.has(key) ? "preview" : ""].join(" ");
-  const g = s("g", { class: cls, "data-key": key },
-    s("rect", { x, y, width: w, height: h, rx: 5, class: "frame", fill: attributes.fill || "#fffdf6", stroke: PAPER_LINE, "stroke-width": 1.5 }),
-    ...children);
+  const cls = [
+    attributes.class || "box",
+    label ? "target" : "",
+    ctx.preview.has(key) ? "preview" : "",
+  ].join(" ");
+  const g = s(
+    "g",
+    { class: cls, "data-key": key },
+    s("rect", {
+      x,
+      y,
+      width: w,
+      height: h,
+      rx: 5,
+      class: "frame",
+      fill: attributes.fill || "#fffdf6",
+      stroke: PAPER_LINE,
+      "stroke-width": 1.5,
+    }),
+    ...children,
+  );
   if (label) {
     g.setAttribute("tabindex", "0");
     g.setAttribute("role", "button");
     g.setAttribute("aria-label", label);
     g.setAttribute("data-act", key);
     g.append(s("title", {}, label));
-    const go = (event) => { event.preventDefault(); ctx.onTarget?.(key); };
+    const go = (event) => {
+      event.preventDefault();
+      ctx.onTarget?.(key);
+    };
     g.addEventListener("click", go);
-    g.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") go(event); });
+    g.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") go(event);
+    });
   }
   return g;
 }
@@ -98,7 +186,8 @@ function box(ctx, key, x, y, w, h, attributes = {}, ...children) {
 
 function crewArea(ctx) {
   const { ed, board } = ctx;
-  const C = 104, G = 12;
+  const C = 104,
+    G = 12;
   const columns = Math.max(...ed.crew.map((c) => c.column)) + 1;
   const rows = Math.max(...ed.crew.map((c) => c.row)) + 1;
   const lead = board.lead_singer;
@@ -109,7 +198,8 @@ function crewArea(ctx) {
     return ed.cards[placed.card].sides;
   };
   const parts = ed.crew.map((slot, i) => {
-    const x = slot.column * (C + G) + G, y = slot.row * (C + G) + G;
+    const x = slot.column * (C + G) + G,
+      y = slot.row * (C + G) + G;
     const placed = board.crew[i];
     const lifted = slot.cash !== null && board.cash_lifted.includes(ed.restrictions[slot.cash]);
     const locked = slot.cash !== null && !lifted;
@@ -119,28 +209,89 @@ function crewArea(ctx) {
       const sides = sidesOf(i);
       const b = 14;
       const poly = [
-        [[x, y], [x + C, y], [x + C - b, y + b], [x + b, y + b]],
-        [[x + C, y], [x + C, y + C], [x + C - b, y + C - b], [x + C - b, y + b]],
-        [[x + C, y + C], [x, y + C], [x + b, y + C - b], [x + C - b, y + C - b]],
-        [[x, y + C], [x, y], [x + b, y + b], [x + b, y + C - b]],
+        [
+          [x, y],
+          [x + C, y],
+          [x + C - b, y + b],
+          [x + b, y + b],
+        ],
+        [
+          [x + C, y],
+          [x + C, y + C],
+          [x + C - b, y + C - b],
+          [x + C - b, y + b],
+        ],
+        [
+          [x + C, y + C],
+          [x, y + C],
+          [x + b, y + C - b],
+          [x + C - b, y + C - b],
+        ],
+        [
+          [x, y + C],
+          [x, y],
+          [x + b, y + b],
+          [x + b, y + C - b],
+        ],
       ];
-      poly.forEach((pts, side) => inner.push(s("polygon", {
-        points: pts.map((p) => p.join(",")).join(" "), fill: colourOf(sides[side]), stroke: "#0005", "stroke-width": 1,
-      })));
-      inner.push(s("rect", { x: x + b, y: y + b, width: C - 2 * b, height: C - 2 * b, fill: "#fffdf6" }));
-      inner.push(text(x + C / 2, y + C / 2 - 9, String(card.points * placed.multiplier), { class: "written", "font-size": 30 }));
-      inner.push(text(x + C / 2, y + C / 2 + 20, `${ROLE_NAMES[slot.role]}${placed.multiplier > 1 ? ` ${card.points}×${placed.multiplier}` : ""}`,
-        { "font-size": 11, fill: "#5b4a36" }));
+      for (const [side, pts] of poly.entries()) {
+        inner.push(
+          s("polygon", {
+            points: pts.map((p) => p.join(",")).join(" "),
+            fill: colourOf(sides[side]),
+            stroke: "#0005",
+            "stroke-width": 1,
+          }),
+        );
+      }
+      inner.push(
+        s("rect", { x: x + b, y: y + b, width: C - 2 * b, height: C - 2 * b, fill: "#fffdf6" }),
+      );
+      inner.push(
+        text(x + C / 2, y + C / 2 - 9, String(card.points * placed.multiplier), {
+          class: "written",
+          "font-size": 30,
+        }),
+      );
+      inner.push(
+        text(
+          x + C / 2,
+          y + C / 2 + 20,
+          `${ROLE_NAMES[slot.role]}${placed.multiplier > 1 ? ` ${card.points}×${placed.multiplier}` : ""}`,
+          { "font-size": 11, fill: "#5b4a36" },
+        ),
+      );
     } else {
-      inner.push(text(x + C / 2, y + C / 2 + 2, ROLE_NAMES[slot.role], { "font-size": 13, fill: "#5b4a36", "font-weight": 700 }));
+      inner.push(
+        text(x + C / 2, y + C / 2 + 2, ROLE_NAMES[slot.role], {
+          "font-size": 13,
+          fill: "#5b4a36",
+          "font-weight": 700,
+        }),
+      );
       inner.push(bonusIcon(slot.bonus, x + C - 16, y + 16, 11));
       if (locked || lifted) inner.push(lock(x + 18, y + 18, lifted));
     }
     const key = `crew:${i}`;
-    const group = box(ctx, key, x, y, C, C, { class: `box slot role-${slot.role}${placed ? " placed" : ""}${locked ? " locked" : ""}` }, inner);
+    const group = box(
+      ctx,
+      key,
+      x,
+      y,
+      C,
+      C,
+      { class: `box slot role-${slot.role}${placed ? " placed" : ""}${locked ? " locked" : ""}` },
+      inner,
+    );
     if (slot.cash !== null && ctx.targets.has(`cash:${slot.cash}`)) {
       // As big as a finger (40 px on a phone), over the lock in the slot's corner.
-      return [group, box(ctx, `cash:${slot.cash}`, x + 2, y + 2, 66, 66, { class: "box cash-target", fill: "none" })];
+      return [
+        group,
+        box(ctx, `cash:${slot.cash}`, x + 2, y + 2, 66, 66, {
+          class: "box cash-target",
+          fill: "none",
+        }),
+      ];
     }
     return group;
   });
@@ -152,16 +303,32 @@ function crewArea(ctx) {
     ed.crew.forEach((other, j) => {
       const theirs = sidesOf(j);
       if (!theirs || j <= i) return;
-      const dr = other.row - slot.row, dc = other.column - slot.column;
+      const dr = other.row - slot.row,
+        dc = other.column - slot.column;
       let side = -1;
-      if (dr === 0 && dc === 1) side = 1; else if (dr === 0 && dc === -1) side = 3;
-      else if (dc === 0 && dr === 1) side = 2; else if (dc === 0 && dr === -1) side = 0;
+      if (dr === 0 && dc === 1) side = 1;
+      else if (dr === 0 && dc === -1) side = 3;
+      else if (dc === 0 && dr === 1) side = 2;
+      else if (dc === 0 && dr === -1) side = 0;
       if (side < 0 || mine[side] !== theirs[(side + 2) % 4]) return;
-      const cx = (slot.column + other.column) / 2 * (C + G) + G + C / 2;
-      const cy = (slot.row + other.row) / 2 * (C + G) + G + C / 2;
-      notes.push(s("g", { class: "harmony-note" }, s("title", {}, `${mine[side]} harmony`),
-        s("circle", { cx, cy, r: 11, fill: colourOf(mine[side]), stroke: "#fff", "stroke-width": 2 }),
-        text(cx, cy + 1, "♫", { "font-size": 13, fill: "#fff" })));
+      const cx = ((slot.column + other.column) / 2) * (C + G) + G + C / 2;
+      const cy = ((slot.row + other.row) / 2) * (C + G) + G + C / 2;
+      notes.push(
+        s(
+          "g",
+          { class: "harmony-note" },
+          s("title", {}, `${mine[side]} harmony`),
+          s("circle", {
+            cx,
+            cy,
+            r: 11,
+            fill: colourOf(mine[side]),
+            stroke: "#fff",
+            "stroke-width": 2,
+          }),
+          text(cx, cy + 1, "♫", { "font-size": 13, fill: "#fff" }),
+        ),
+      );
     });
   });
   // A slot with a cash target is a pair [slot, target]: flatten it into the drawing's children.
@@ -170,16 +337,38 @@ function crewArea(ctx) {
 
 function trackArea(ctx, list, filled, key, labelOf, options = {}) {
   // A long track wraps into rows of `columns` boxes, so that a box stays finger-sized on a phone.
-  const U = options.size || 46, G = 8, columns = options.columns || list.length, H = U + 34;
+  const U = options.size || 46,
+    G = 8,
+    columns = options.columns || list.length,
+    H = U + 34;
   const parts = list.map((bonus, i) => {
-    const x = G + (i % columns) * (U + G), y = G + Math.floor(i / columns) * H;
+    const x = G + (i % columns) * (U + G),
+      y = G + Math.floor(i / columns) * H;
     const done = i < filled;
-    return box(ctx, `${key}:${i}`, x, y, U, U, { class: `box${done ? " ticked" : ""}` },
-      labelOf ? text(x + U / 2, y + U / 2, labelOf(i), { "font-size": 14, fill: "#5b4a36", "font-weight": 700 }) : null,
+    return box(
+      ctx,
+      `${key}:${i}`,
+      x,
+      y,
+      U,
+      U,
+      { class: `box${done ? " ticked" : ""}` },
+      labelOf
+        ? text(x + U / 2, y + U / 2, labelOf(i), {
+            "font-size": 14,
+            fill: "#5b4a36",
+            "font-weight": 700,
+          })
+        : null,
       done ? tick(x + U / 2, y + U / 2, U) : null,
-      bonusIcon(bonus, x + U / 2, y + U + 13, 10, done));
+      bonusIcon(bonus, x + U / 2, y + U + 13, 10, done),
+    );
   });
-  return { parts, width: G + Math.min(list.length, columns) * (U + G), height: Math.ceil(list.length / columns) * H };
+  return {
+    parts,
+    width: G + Math.min(list.length, columns) * (U + G),
+    height: Math.ceil(list.length / columns) * H,
+  };
 }
 
 function releaseArea(ctx) {
@@ -187,57 +376,106 @@ function releaseArea(ctx) {
   const albums = trackArea(ctx, ed.release.albums, board.albums, "album", null, { columns: 4 });
   const singles = trackArea(ctx, ed.release.singles, board.singles, "single", null, { columns: 4 });
   const width = 78 + Math.max(albums.width, singles.width);
-  return svg(width, albums.height + singles.height + 8,
+  return svg(
+    width,
+    albums.height + singles.height + 8,
     text(38, 31, t("rec.sheet.albums"), { "font-size": 13, "font-weight": 700, fill: "#5b4a36" }),
     s("g", { transform: "translate(70 0)" }, albums.parts),
-    text(38, albums.height + 39, t("rec.sheet.singles"), { "font-size": 13, "font-weight": 700, fill: "#5b4a36" }),
-    s("g", { transform: `translate(70 ${albums.height + 8})` }, singles.parts));
+    text(38, albums.height + 39, t("rec.sheet.singles"), {
+      "font-size": 13,
+      "font-weight": 700,
+      fill: "#5b4a36",
+    }),
+    s("g", { transform: `translate(70 ${albums.height + 8})` }, singles.parts),
+  );
 }
 
 function agendaArea(ctx) {
   const { ed, board } = ctx;
-  const U = 50, G = 8;
+  const U = 50,
+    G = 8;
   const { rows, columns, lines } = ed.agenda;
   // Each line's bonus sits one step past its last box, in the line's direction.
   const ends = lines.map((line) => {
-    const a = line.boxes[0], b = line.boxes.at(-1);
-    const [r0, c0, r1, c1] = [Math.floor(a / columns), a % columns, Math.floor(b / columns), b % columns];
+    const a = line.boxes[0],
+      b = line.boxes.at(-1);
+    const [r0, c0, r1, c1] = [
+      Math.floor(a / columns),
+      a % columns,
+      Math.floor(b / columns),
+      b % columns,
+    ];
     const n = line.boxes.length - 1;
     return { line, row: r1 + (r1 - r0) / n, column: c1 + (c1 - c0) / n };
   });
   const minColumn = Math.min(0, ...ends.map((e) => e.column));
   const maxColumn = Math.max(columns - 1, ...ends.map((e) => e.column));
   const maxRow = Math.max(rows - 1, ...ends.map((e) => e.row));
-  const X = (c) => G + (c - minColumn) * (U + G), Y = (r) => G + r * (U + G);
+  const X = (c) => G + (c - minColumn) * (U + G),
+    Y = (r) => G + r * (U + G);
   const parts = [];
   for (let i = 0; i < rows * columns; i += 1) {
-    const x = X(i % columns), y = Y(Math.floor(i / columns));
+    const x = X(i % columns),
+      y = Y(Math.floor(i / columns));
     const done = board.agenda.includes(i);
-    parts.push(box(ctx, `agenda:${i}`, x, y, U, U, { class: `box${done ? " ticked" : ""}` }, done ? tick(x + U / 2, y + U / 2, U) : null));
+    parts.push(
+      box(
+        ctx,
+        `agenda:${i}`,
+        x,
+        y,
+        U,
+        U,
+        { class: `box${done ? " ticked" : ""}` },
+        done ? tick(x + U / 2, y + U / 2, U) : null,
+      ),
+    );
   }
   for (const { line, row, column } of ends) {
     const done = line.boxes.every((b) => board.agenda.includes(b));
     const g = bonusIcon(line.bonus, X(column) + U / 2, Y(row) + U / 2 - 6, 13, done);
-    if (g) { g.prepend(s("title", {}, `${line.name}: ${bonusWords(line.bonus)}`)); parts.push(g); }
-    parts.push(text(X(column) + U / 2, Y(row) + U / 2 + 15, lineLabel(line.name),
-      { "font-size": 8.5, fill: "#7a6a55" }));
+    if (g) {
+      g.prepend(s("title", {}, `${line.name}: ${bonusWords(line.bonus)}`));
+      parts.push(g);
+    }
+    parts.push(
+      text(X(column) + U / 2, Y(row) + U / 2 + 15, lineLabel(line.name), {
+        "font-size": 8.5,
+        fill: "#7a6a55",
+      }),
+    );
   }
   return svg(X(maxColumn) + U + G, Y(maxRow) + U + G, parts);
 }
 
 function tourArea(ctx) {
   const { ed, board } = ctx;
-  const U = 56, G = 14, per = Math.ceil(ed.tour.length / 2);
+  const U = 56,
+    G = 14,
+    per = Math.ceil(ed.tour.length / 2);
   const place = (i) => {
-    const row = Math.floor(i / per), k = i % per;
+    const row = Math.floor(i / per),
+      k = i % per;
     const column = row % 2 === 0 ? k : per - 1 - k; // a snake from the top-left corner
     return [G + column * (U + G), G + row * (U + G + 22)];
   };
   const parts = [];
-  ed.tour.forEach((step, i) => {
+  ed.tour.forEach((_step, i) => {
     if (i > 0) {
-      const [x0, y0] = place(i - 1), [x1, y1] = place(i);
-      parts.push(s("line", { x1: x0 + U / 2, y1: y0 + U / 2, x2: x1 + U / 2, y2: y1 + U / 2, stroke: "#b9a88e", "stroke-width": 4, "stroke-dasharray": "2 6", "stroke-linecap": "round" }));
+      const [x0, y0] = place(i - 1),
+        [x1, y1] = place(i);
+      parts.push(
+        s("line", {
+          x1: x0 + U / 2,
+          y1: y0 + U / 2,
+          x2: x1 + U / 2,
+          y2: y1 + U / 2,
+          stroke: "#b9a88e",
+          "stroke-width": 4,
+          "stroke-dasharray": "2 6",
+          "stroke-linecap": "round",
+        }),
+      );
     }
   });
   ed.tour.forEach((step, i) => {
@@ -245,16 +483,55 @@ function tourArea(ctx) {
     const done = i < board.tour;
     const lifted = step.cash !== null && board.cash_lifted.includes(ed.restrictions[step.cash]);
     const here = i === board.tour - 1;
-    const g = box(ctx, `tour:${i}`, x, y, U, U, { class: `box step${done ? " ticked" : ""}${here ? " here" : ""}`, fill: done ? "#e7f0ff" : "#fffdf6" },
-      text(x + U / 2, y + U / 2 - 4, String(step.points), { "font-size": 20, "font-weight": 700, fill: done ? INK : "#5b4a36" }),
-      text(x + U / 2, y + U - 9, t("rec.sheet.step", { n: i + 1 }), { "font-size": 9, fill: "#7a6a55" }),
-      done ? s("circle", { cx: x + U / 2, cy: y + U / 2 - 4, r: 15, fill: "none", stroke: INK, "stroke-width": 2.5 }) : null,
+    const g = box(
+      ctx,
+      `tour:${i}`,
+      x,
+      y,
+      U,
+      U,
+      {
+        class: `box step${done ? " ticked" : ""}${here ? " here" : ""}`,
+        fill: done ? "#e7f0ff" : "#fffdf6",
+      },
+      text(x + U / 2, y + U / 2 - 4, String(step.points), {
+        "font-size": 20,
+        "font-weight": 700,
+        fill: done ? INK : "#5b4a36",
+      }),
+      text(x + U / 2, y + U - 9, t("rec.sheet.step", { n: i + 1 }), {
+        "font-size": 9,
+        fill: "#7a6a55",
+      }),
+      done
+        ? s("circle", {
+            cx: x + U / 2,
+            cy: y + U / 2 - 4,
+            r: 15,
+            fill: "none",
+            stroke: INK,
+            "stroke-width": 2.5,
+          })
+        : null,
       bonusIcon(step.bonus, x + U - 4, y + U + 8, 10, done),
       step.cash !== null ? lock(x + 6, y + U + 8, lifted) : null,
-      here ? s("g", {}, s("title", {}, "you are here"), s("path", { d: `M${x + U / 2 - 9} ${y - 2}l9 -10l9 10z`, fill: INK })) : null);
+      here
+        ? s(
+            "g",
+            {},
+            s("title", {}, "you are here"),
+            s("path", { d: `M${x + U / 2 - 9} ${y - 2}l9 -10l9 10z`, fill: INK }),
+          )
+        : null,
+    );
     parts.push(g);
     if (step.cash !== null && ctx.targets.has(`cash:${step.cash}`)) {
-      parts.push(box(ctx, `cash:${step.cash}`, x - 19, y + U - 18, 52, 52, { class: "box cash-target", fill: "none" }));
+      parts.push(
+        box(ctx, `cash:${step.cash}`, x - 19, y + U - 18, 52, 52, {
+          class: "box cash-target",
+          fill: "none",
+        }),
+      );
     }
   });
   return svg(G + per * (U + G), 2 * (U + G + 22) + 4, parts);
@@ -262,26 +539,73 @@ function tourArea(ctx) {
 
 function multiplierArea(ctx) {
   const { ed, board } = ctx;
-  const U = 50, G = 8;
-  return svg(G + ed.multipliers.length * (U + G), U + 2 * G, ed.multipliers.map((value, i) => {
-    const x = G + i * (U + G), y = G;
-    const earned = i < board.multipliers.earned;
-    const spent = board.multipliers.spent.includes(i);
-    return box(ctx, `multiplier:${i}`, x, y, U, U, { class: `box${earned ? " ticked" : ""}${spent ? " spent" : ""}` },
-      text(x + U / 2, y + U / 2, `×${value}`, { "font-size": 19, "font-weight": 700, fill: earned ? INK : "#5b4a36" }),
-      earned ? s("circle", { cx: x + U / 2, cy: y + U / 2, r: 19, fill: "none", stroke: INK, "stroke-width": 2.5 }) : null,
-      spent ? s("line", { x1: x + 6, y1: y + U - 6, x2: x + U - 6, y2: y + 6, stroke: INK, "stroke-width": 3 }) : null,
-      s("title", {}, spent ? `×${value}: used` : earned ? `×${value}: ready to use on a crew member` : `×${value}: not earned yet`));
-  }));
+  const U = 50,
+    G = 8;
+  return svg(
+    G + ed.multipliers.length * (U + G),
+    U + 2 * G,
+    ed.multipliers.map((value, i) => {
+      const x = G + i * (U + G),
+        y = G;
+      const earned = i < board.multipliers.earned;
+      const spent = board.multipliers.spent.includes(i);
+      return box(
+        ctx,
+        `multiplier:${i}`,
+        x,
+        y,
+        U,
+        U,
+        { class: `box${earned ? " ticked" : ""}${spent ? " spent" : ""}` },
+        text(x + U / 2, y + U / 2, `×${value}`, {
+          "font-size": 19,
+          "font-weight": 700,
+          fill: earned ? INK : "#5b4a36",
+        }),
+        earned
+          ? s("circle", {
+              cx: x + U / 2,
+              cy: y + U / 2,
+              r: 19,
+              fill: "none",
+              stroke: INK,
+              "stroke-width": 2.5,
+            })
+          : null,
+        spent
+          ? s("line", {
+              x1: x + 6,
+              y1: y + U - 6,
+              x2: x + U - 6,
+              y2: y + 6,
+              stroke: INK,
+              "stroke-width": 3,
+            })
+          : null,
+        s(
+          "title",
+          {},
+          spent
+            ? `×${value}: used`
+            : earned
+              ? `×${value}: ready to use on a crew member`
+              : `×${value}: not earned yet`,
+        ),
+      );
+    }),
+  );
 }
 
 function assetsArea(ctx) {
   const { ed, board } = ctx;
   // Two rows in a snake (the second runs back right to left), so that a box is finger-sized on a
   // phone; each bonus sits between the two boxes it joins.
-  const U = 46, G = 22, per = Math.ceil(ed.assets.boxes / 2);
+  const U = 46,
+    G = 22,
+    per = Math.ceil(ed.assets.boxes / 2);
   const place = (i) => {
-    const row = Math.floor(i / per), k = i % per;
+    const row = Math.floor(i / per),
+      k = i % per;
     const column = row === 0 ? k : per - 1 - k;
     return [10 + column * (U + G), 8 + row * (U + G)];
   };
@@ -289,10 +613,22 @@ function assetsArea(ctx) {
   for (let i = 0; i < ed.assets.boxes; i += 1) {
     const [x, y] = place(i);
     const done = board.assets.includes(i);
-    parts.push(box(ctx, `assets:${i}`, x, y, U, U, { class: `box${done ? " ticked" : ""}` }, done ? tick(x + U / 2, y + U / 2, U) : null));
+    parts.push(
+      box(
+        ctx,
+        `assets:${i}`,
+        x,
+        y,
+        U,
+        U,
+        { class: `box${done ? " ticked" : ""}` },
+        done ? tick(x + U / 2, y + U / 2, U) : null,
+      ),
+    );
   }
   ed.assets.bonuses.forEach((bonus, i) => {
-    const [x0, y0] = place(i), [x1, y1] = place(i + 1);
+    const [x0, y0] = place(i),
+      [x1, y1] = place(i + 1);
     const done = board.assets.includes(i) && board.assets.includes(i + 1);
     parts.push(bonusIcon(bonus, (x0 + x1) / 2 + U / 2, (y0 + y1) / 2 + U / 2, 10, done));
   });
@@ -302,83 +638,206 @@ function assetsArea(ctx) {
 
 function harmoniesArea(ctx) {
   const { ed, board } = ctx;
-  const U = 44, G = 7, columns = ed.harmonies.columns;
+  const U = 44,
+    G = 7,
+    columns = ed.harmonies.columns;
   const parts = [];
   ed.colours.forEach((colour, row) => {
     const ticked = board.harmonies[colour] || [];
     for (let j = 0; j < columns; j += 1) {
-      const x = G + j * (U + G), y = G + row * (U + G);
+      const x = G + j * (U + G),
+        y = G + row * (U + G);
       const done = ticked.includes(j);
       const bonus = ed.harmonies.bonuses[colour][j];
-      parts.push(box(ctx, `harmony:${row * columns + j}`, x, y, U, U,
-        { class: `box${done ? " ticked" : ""}`, fill: done ? colourOf(colour) : `${colourOf(colour)}33` },
-        bonus ? bonusIcon(bonus, x + U - 11, y + 11, 8.5, done) : null,
-        done ? tick(x + U / 2, y + U / 2 + 3, U - 6) : null));
+      parts.push(
+        box(
+          ctx,
+          `harmony:${row * columns + j}`,
+          x,
+          y,
+          U,
+          U,
+          {
+            class: `box${done ? " ticked" : ""}`,
+            fill: done ? colourOf(colour) : `${colourOf(colour)}33`,
+          },
+          bonus ? bonusIcon(bonus, x + U - 11, y + 11, 8.5, done) : null,
+          done ? tick(x + U / 2, y + U / 2 + 3, U - 6) : null,
+        ),
+      );
     }
     const full = ticked.length === columns;
-    parts.push(text(G + columns * (U + G) + 16, G + row * (U + G) + U / 2, `${ed.harmonies.row_points}`,
-      { "font-size": 15, "font-weight": 700, fill: full ? INK : "#9c8b73", class: full ? "written" : "" }));
+    parts.push(
+      text(G + columns * (U + G) + 16, G + row * (U + G) + U / 2, `${ed.harmonies.row_points}`, {
+        "font-size": 15,
+        "font-weight": 700,
+        fill: full ? INK : "#9c8b73",
+        class: full ? "written" : "",
+      }),
+    );
   });
   for (let j = 0; j < columns; j += 1) {
     const full = ed.colours.every((c) => (board.harmonies[c] || []).includes(j));
-    parts.push(text(G + j * (U + G) + U / 2, G + ed.colours.length * (U + G) + 10, `${ed.harmonies.column_points}`,
-      { "font-size": 15, "font-weight": 700, fill: full ? INK : "#9c8b73", class: full ? "written" : "" }));
+    parts.push(
+      text(
+        G + j * (U + G) + U / 2,
+        G + ed.colours.length * (U + G) + 10,
+        `${ed.harmonies.column_points}`,
+        {
+          "font-size": 15,
+          "font-weight": 700,
+          fill: full ? INK : "#9c8b73",
+          class: full ? "written" : "",
+        },
+      ),
+    );
   }
   return svg(G + columns * (U + G) + 32, G + ed.colours.length * (U + G) + 22, parts);
 }
 
 function failArea(ctx) {
   const { ed, board } = ctx;
-  const track = trackArea(ctx, ed.fail.bonuses.map((b) => b || null), board.fails, "failbox",
-    (i) => String(ed.fail.penalties[i]), { size: 44 });
+  const track = trackArea(
+    ctx,
+    ed.fail.bonuses.map((b) => b || null),
+    board.fails,
+    "failbox",
+    (i) => String(ed.fail.penalties[i]),
+    { size: 44 },
+  );
   const next = board.fails < ed.fail.penalties.length ? board.fails : -1;
   // The next fail box is where a failed card goes.
   if (next >= 0 && ctx.targets.has("fail")) {
-    const U = 44, G = 8;
-    track.parts.push(box(ctx, "fail", G + next * (U + G), G, U, U, { class: "box fail-target", fill: "none" }));
+    const U = 44,
+      G = 8;
+    track.parts.push(
+      box(ctx, "fail", G + next * (U + G), G, U, U, { class: "box fail-target", fill: "none" }),
+    );
   }
   return svg(track.width, track.height, track.parts);
 }
 
 function goalsArea(ctx) {
   const { ed, board, goalNames } = ctx;
-  const U = 50, G = 8;
+  const U = 50,
+    G = 8;
   const parts = [];
   for (let i = 0; i < ed.goal_boxes; i += 1) {
-    const x = G + i * (U + G), y = G;
+    const x = G + i * (U + G),
+      y = G;
     const id = board.goals[i];
     const goal = id ? ed.goals[id] : null;
-    parts.push(s("g", { class: "box" },
-      s("rect", { x, y, width: U, height: U, rx: 5, fill: "#fffdf6", stroke: PAPER_LINE, "stroke-width": 1.5 }),
-      goal ? text(x + U / 2, y + U / 2 - 3, String(goal.points), { class: "written", "font-size": 24 }) : null,
-      goal && goalNames !== false ? text(x + U / 2, y + U - 8, goal.name.length > 10 ? `${goal.name.slice(0, 9)}…` : goal.name, { "font-size": 8, fill: "#7a6a55" }) : null,
-      goal ? s("title", {}, `${goal.name}: ${goal.points} points`) : null));
+    parts.push(
+      s(
+        "g",
+        { class: "box" },
+        s("rect", {
+          x,
+          y,
+          width: U,
+          height: U,
+          rx: 5,
+          fill: "#fffdf6",
+          stroke: PAPER_LINE,
+          "stroke-width": 1.5,
+        }),
+        goal
+          ? text(x + U / 2, y + U / 2 - 3, String(goal.points), {
+              class: "written",
+              "font-size": 24,
+            })
+          : null,
+        goal && goalNames !== false
+          ? text(
+              x + U / 2,
+              y + U - 8,
+              goal.name.length > 10 ? `${goal.name.slice(0, 9)}…` : goal.name,
+              { "font-size": 8, fill: "#7a6a55" },
+            )
+          : null,
+        goal ? s("title", {}, `${goal.name}: ${goal.points} points`) : null,
+      ),
+    );
   }
   return svg(G + ed.goal_boxes * (U + G), U + 2 * G, parts);
 }
 
 function scoresArea(ctx) {
   const { board } = ctx;
-  const W = 62, parts = [];
+  const W = 62,
+    parts = [];
   SCORING.forEach((area, i) => {
     const x = 6 + i * W;
-    parts.push(text(x + W / 2, 14, AREA_NAMES[area], { "font-size": 11, fill: "#5b4a36", "font-weight": 700 }));
-    parts.push(s("rect", { x: x + 4, y: 26, width: W - 8, height: 36, rx: 5, fill: "#fffdf6", stroke: PAPER_LINE }));
-    parts.push(text(x + W / 2, 44, String(board.breakdown[area] ?? 0), { class: "written", "font-size": 20 }));
-    parts.push(text(x + W, 44, i < SCORING.length - 1 ? "+" : "=", { "font-size": 15, fill: "#7a6a55" }));
+    parts.push(
+      text(x + W / 2, 14, AREA_NAMES[area], {
+        "font-size": 11,
+        fill: "#5b4a36",
+        "font-weight": 700,
+      }),
+    );
+    parts.push(
+      s("rect", {
+        x: x + 4,
+        y: 26,
+        width: W - 8,
+        height: 36,
+        rx: 5,
+        fill: "#fffdf6",
+        stroke: PAPER_LINE,
+      }),
+    );
+    parts.push(
+      text(x + W / 2, 44, String(board.breakdown[area] ?? 0), {
+        class: "written",
+        "font-size": 20,
+      }),
+    );
+    parts.push(
+      text(x + W, 44, i < SCORING.length - 1 ? "+" : "=", { "font-size": 15, fill: "#7a6a55" }),
+    );
   });
   const x = 6 + SCORING.length * W;
   parts.push(text(x + 36, 14, "Total", { "font-size": 12, fill: "#5b4a36", "font-weight": 700 }));
-  parts.push(s("rect", { x: x + 4, y: 22, width: 64, height: 44, rx: 6, fill: "#fff3c4", stroke: "#a8832c", "stroke-width": 2 }));
+  parts.push(
+    s("rect", {
+      x: x + 4,
+      y: 22,
+      width: 64,
+      height: 44,
+      rx: 6,
+      fill: "#fff3c4",
+      stroke: "#a8832c",
+      "stroke-width": 2,
+    }),
+  );
   parts.push(text(x + 36, 44, String(board.score), { class: "written", "font-size": 26 }));
   return svg(x + 74, 70, parts);
 }
 
 const AREAS = {
-  crew: crewArea, tour: tourArea, release: releaseArea, agenda: agendaArea, assets: assetsArea,
-  harmonies: harmoniesArea, multiplier: multiplierArea, fail: failArea, goals: goalsArea, scores: scoresArea,
+  crew: crewArea,
+  tour: tourArea,
+  release: releaseArea,
+  agenda: agendaArea,
+  assets: assetsArea,
+  harmonies: harmoniesArea,
+  multiplier: multiplierArea,
+  fail: failArea,
+  goals: goalsArea,
+  scores: scoresArea,
 };
-export const AREA_ORDER = ["crew", "agenda", "harmonies", "tour", "release", "assets", "multiplier", "fail", "goals", "scores"];
+export const AREA_ORDER = [
+  "crew",
+  "agenda",
+  "harmonies",
+  "tour",
+  "release",
+  "assets",
+  "multiplier",
+  "fail",
+  "goals",
+  "scores",
+];
 
 /** The area a target key belongs to. */
 export function areaOfKey(ed, key) {
@@ -387,7 +846,11 @@ export function areaOfKey(ed, key) {
     const name = ed.restrictions[Number(n)] || "";
     return name.startsWith("tour") ? "tour" : "crew";
   }
-  return { crew: "crew", agenda: "agenda", assets: "assets", harmony: "harmonies", fail: "fail" }[kind] || kind;
+  return (
+    { crew: "crew", agenda: "agenda", assets: "assets", harmony: "harmonies", fail: "fail" }[
+      kind
+    ] || kind
+  );
 }
 
 function areaScore(area, board) {
@@ -402,48 +865,85 @@ function areaScore(area, board) {
 export function areaHelp(ed, area) {
   const list = (xs) => xs.join(", ");
   switch (area) {
-    case "crew": return `Place a crew card in an empty slot of its role (a $ lock needs a cash removal first). It scores its points, times a multiplier if you spend one. Touching sides of one colour tick a harmony of that colour; a slot's icon is the bonus it gives. Each empty slot at the end ticks a fail box. The lead singer slot wears your lead colour on all sides.`;
-    case "agenda": return `An agenda card ticks any empty box. Each completed row, column or diagonal gives its bonus (${list(ed.agenda.lines.filter((l) => l.bonus).map((l) => `${l.name}: ${bonusWords(l.bonus)}`))}). No points of its own.`;
-    case "harmonies": return `Harmony bonuses tick boxes: a full colour row scores ${ed.harmonies.row_points}, a column full in every colour ${ed.harmonies.column_points}. Some boxes give a bonus.`;
-    case "tour": return `Each tour bonus moves one step on (a $ lock needs a cash removal first). You score the points of the last step reached: ${list(ed.tour.map((s) => s.points))}.`;
-    case "release": return `Album and single bonuses tick the next box of their line (${ed.release.albums.length} albums, ${ed.release.singles.length} singles). Release scores albums × singles.`;
-    case "multiplier": return `A multiplier bonus earns the next box (${list(ed.multipliers.map((m) => `×${m}`))}); spend one when placing a crew card to multiply its points. Once each.`;
-    case "assets": return `An asset card ticks any empty box; two ticked neighbours give the bonus between them. No points of their own.`;
-    case "fail": return `A failed card (or, at the end, an empty crew slot) ticks the next box; you score the last box ticked: ${list(ed.fail.penalties)}. A full track ends the game.`;
-    case "goals": return `Claimed goals write their points here, at most ${ed.goal_boxes}; the last box claimed ends the game.`;
-    case "scores": return "Your total: goals, release, crew, tour, harmonies and the fail track.";
-    default: return "";
+    case "crew":
+      return `Place a crew card in an empty slot of its role (a $ lock needs a cash removal first). It scores its points, times a multiplier if you spend one. Touching sides of one colour tick a harmony of that colour; a slot's icon is the bonus it gives. Each empty slot at the end ticks a fail box. The lead singer slot wears your lead colour on all sides.`;
+    case "agenda":
+      return `An agenda card ticks any empty box. Each completed row, column or diagonal gives its bonus (${list(ed.agenda.lines.filter((l) => l.bonus).map((l) => `${l.name}: ${bonusWords(l.bonus)}`))}). No points of its own.`;
+    case "harmonies":
+      return `Harmony bonuses tick boxes: a full colour row scores ${ed.harmonies.row_points}, a column full in every colour ${ed.harmonies.column_points}. Some boxes give a bonus.`;
+    case "tour":
+      return `Each tour bonus moves one step on (a $ lock needs a cash removal first). You score the points of the last step reached: ${list(ed.tour.map((s) => s.points))}.`;
+    case "release":
+      return `Album and single bonuses tick the next box of their line (${ed.release.albums.length} albums, ${ed.release.singles.length} singles). Release scores albums × singles.`;
+    case "multiplier":
+      return `A multiplier bonus earns the next box (${list(ed.multipliers.map((m) => `×${m}`))}); spend one when placing a crew card to multiply its points. Once each.`;
+    case "assets":
+      return `An asset card ticks any empty box; two ticked neighbours give the bonus between them. No points of their own.`;
+    case "fail":
+      return `A failed card (or, at the end, an empty crew slot) ticks the next box; you score the last box ticked: ${list(ed.fail.penalties)}. A full track ends the game.`;
+    case "goals":
+      return `Claimed goals write their points here, at most ${ed.goal_boxes}; the last box claimed ends the game.`;
+    case "scores":
+      return "Your total: goals, release, crew, tour, harmonies and the fail track.";
+    default:
+      return "";
   }
 }
 
 export function drawSheet(ed, board, options = {}) {
   const ctx = {
-    ed, board, targets: options.targets || new Map(), preview: options.preview || new Set(),
-    onTarget: options.onTarget, goalNames: !options.small,
+    ed,
+    board,
+    targets: options.targets || new Map(),
+    preview: options.preview || new Set(),
+    onTarget: options.onTarget,
+    goalNames: !options.small,
   };
   const lead = board.lead_singer;
   const sheet = el("div", {
-    class: `sheet${options.small ? " small" : ""}`, "aria-label": options.label || "Player sheet",
+    class: `sheet${options.small ? " small" : ""}`,
+    "aria-label": options.label || "Player sheet",
     style: lead ? { "--lead": colourOf(lead) } : {},
   });
   const busy = new Set([...ctx.targets.keys()].map((k) => areaOfKey(ed, k)));
   const look = new Set([...ctx.preview].map((k) => areaOfKey(ed, k)));
   for (const area of AREA_ORDER) {
     const score = areaScore(area, board);
-    const section = el("section", {
-      class: `area area-${area}${busy.has(area) ? " has-target" : ""}${look.has(area) ? " has-preview" : ""}`,
-      "data-area": area,
-    },
-    el("h3", {}, options.small ? el("span", {}, AREA_NAMES[area])
-      : el("button", { type: "button", class: "area-title", "aria-expanded": "false", title: "What this area does",
-        onclick: (event) => {
-          const open = section.querySelector(".area-help");
-          event.currentTarget.setAttribute("aria-expanded", String(!open));
-          if (open) open.remove();
-          else section.querySelector("h3").after(el("p", { class: "area-help" }, areaHelp(ed, area)));
-        } }, AREA_NAMES[area], el("span", { class: "help-mark", "aria-hidden": "true" }, " ?")),
-    score !== "" && area !== "scores" ? el("b", { class: "area-points" }, score) : null),
-    AREAS[area](ctx));
+    const section = el(
+      "section",
+      {
+        class: `area area-${area}${busy.has(area) ? " has-target" : ""}${look.has(area) ? " has-preview" : ""}`,
+        "data-area": area,
+      },
+      el(
+        "h3",
+        {},
+        options.small
+          ? el("span", {}, AREA_NAMES[area])
+          : el(
+              "button",
+              {
+                type: "button",
+                class: "area-title",
+                "aria-expanded": "false",
+                title: "What this area does",
+                onclick: (event) => {
+                  const open = section.querySelector(".area-help");
+                  event.currentTarget.setAttribute("aria-expanded", String(!open));
+                  if (open) open.remove();
+                  else
+                    section
+                      .querySelector("h3")
+                      .after(el("p", { class: "area-help" }, areaHelp(ed, area)));
+                },
+              },
+              AREA_NAMES[area],
+              el("span", { class: "help-mark", "aria-hidden": "true" }, " ?"),
+            ),
+        score !== "" && area !== "scores" ? el("b", { class: "area-points" }, score) : null,
+      ),
+      AREAS[area](ctx),
+    );
     sheet.append(section);
   }
   return sheet;
@@ -451,8 +951,22 @@ export function drawSheet(ed, board, options = {}) {
 
 /** The legend of bonus icons, once per page. */
 export function legend() {
-  return el("div", { class: "legend", "aria-label": "Bonus icons" },
-    Object.entries(BONUS).map(([name, info]) => el("span", { class: "legend-item" },
-      el("span", { class: "legend-icon", style: { background: info.tint } }, info.glyph), info.word)),
-    el("span", { class: "legend-item" }, lockIcon(false, { "aria-hidden": "true", role: null, "aria-label": null }), t("rec.sheet.lock")));
+  return el(
+    "div",
+    { class: "legend", "aria-label": "Bonus icons" },
+    Object.entries(BONUS).map(([_name, info]) =>
+      el(
+        "span",
+        { class: "legend-item" },
+        el("span", { class: "legend-icon", style: { background: info.tint } }, info.glyph),
+        info.word,
+      ),
+    ),
+    el(
+      "span",
+      { class: "legend-item" },
+      lockIcon(false, { "aria-hidden": "true", role: null, "aria-label": null }),
+      t("rec.sheet.lock"),
+    ),
+  );
 }

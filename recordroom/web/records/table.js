@@ -2,25 +2,45 @@
 // then show every sheet in small with its score, the public goals, the week, the pass direction,
 // the deck and who is still choosing; at the end, the scores by area and the replay.
 // Without the host token it is a spectator's screen: the same, minus the host's buttons.
-import { $, el, api, tokens, normaliseCode, RoomSocket, seatColour, initials } from "/static/disc-cover/common.js";
-import { legend } from "./sheet.js";
+
+import { t } from "/static/common/i18n.js";
+import {
+  $,
+  api,
+  el,
+  initials,
+  normaliseCode,
+  RoomSocket,
+  seatColour,
+  tokens,
+} from "/static/disc-cover/common.js";
+import { qrSvg } from "/static/disc-cover/qr.js";
 import { tableBoard } from "./board.js";
 import { goalCard } from "./cards.js";
-import { resultTable, replayViewer } from "./end.js";
-import { loadEdition, soloEdition, cardWords, colourOf, colourName, names, goalStatus } from "./words.js";
-import { t } from "/static/common/i18n.js";
+import { replayViewer, resultTable } from "./end.js";
 import { logBox } from "./log.js";
-import { qrSvg } from "/static/disc-cover/qr.js";
+import { legend } from "./sheet.js";
+import {
+  cardWords,
+  colourName,
+  colourOf,
+  goalStatus,
+  loadEdition,
+  names,
+  soloEdition,
+} from "./words.js";
 
 const params = new URLSearchParams(location.search);
 let code = normaliseCode(params.get("room"));
-let hostToken = code ? tokens.host(code) : null;
+const hostToken = code ? tokens.host(code) : null;
 let live = null;
 let ed = null;
 let overShown = false;
 let roomInfo = null; // GET /api/rooms/{code}: the join address the phones use
 
-const show = (id) => { for (const s of ["setup", "lobby", "play"]) $(`#${s}`).hidden = s !== id; };
+const show = (id) => {
+  for (const s of ["setup", "lobby", "play"]) $(`#${s}`).hidden = s !== id;
+};
 
 async function createRoom() {
   const room = await api("POST", "/api/rooms", { game: "records", options: {} });
@@ -32,7 +52,9 @@ $("#open-room").addEventListener("click", async () => {
   try {
     const room = await createRoom();
     location.href = `/table?room=${room.code}`;
-  } catch (error) { $("#setup-error").textContent = error.message; }
+  } catch (error) {
+    $("#setup-error").textContent = error.message;
+  }
 });
 
 $("#solo-form").addEventListener("submit", async (event) => {
@@ -62,26 +84,39 @@ async function enter() {
   $("#host-tools").hidden = !hostToken;
   live = new RoomSocket(code, hostToken, {
     onState: render,
-    onError: (m) => { $("#lobby-error").textContent = m.message; },
+    onError: (m) => {
+      $("#lobby-error").textContent = m.message;
+    },
     onAgain: (newCode) => {
       if (hostToken) tokens.setHost(newCode, hostToken);
       code = newCode;
       history.replaceState(null, "", `/table?room=${code}`);
       live.moveTo(code);
     },
-    onClosed: () => { show("setup"); $("#setup-error").textContent = `Room ${code} is gone.`; },
+    onClosed: () => {
+      show("setup");
+      $("#setup-error").textContent = `Room ${code} is gone.`;
+    },
   });
-  api("GET", `/api/rooms/${code}`).then((info) => {
-    roomInfo = info;
-    $("#join-url").textContent = info.join_url;
-    $("#qr").src = `/api/rooms/${code}/qr.svg`;
-  }).catch(() => {});
+  api("GET", `/api/rooms/${code}`)
+    .then((info) => {
+      roomInfo = info;
+      $("#join-url").textContent = info.join_url;
+      $("#qr").src = `/api/rooms/${code}/qr.svg`;
+    })
+    .catch(() => {});
 }
 
-$("#add-bot").addEventListener("click", () => api("POST", `/api/rooms/${code}/bots`, undefined, hostToken)
-  .catch((e) => { $("#lobby-error").textContent = e.message; }));
-$("#start").addEventListener("click", () => api("POST", `/api/rooms/${code}/start`, undefined, hostToken)
-  .catch((e) => { $("#lobby-error").textContent = e.message; }));
+$("#add-bot").addEventListener("click", () =>
+  api("POST", `/api/rooms/${code}/bots`, undefined, hostToken).catch((e) => {
+    $("#lobby-error").textContent = e.message;
+  }),
+);
+$("#start").addEventListener("click", () =>
+  api("POST", `/api/rooms/${code}/start`, undefined, hostToken).catch((e) => {
+    $("#lobby-error").textContent = e.message;
+  }),
+);
 
 function render(state) {
   document.body.dataset.version = String(state.version);
@@ -102,31 +137,78 @@ function render(state) {
     over.hidden = false;
     if (!overShown) {
       overShown = true;
-      over.replaceChildren(resultTable(ed, state), replayViewer(ed, code, state.seats, { board: tableBoard }));
+      over.replaceChildren(
+        resultTable(ed, state),
+        replayViewer(ed, code, state.seats, { board: tableBoard }),
+      );
     }
     if (hostToken && !$("#play-again")) {
-      over.prepend(el("button", { type: "button", id: "play-again", onclick: () => api("POST", `/api/rooms/${code}/again`, undefined, hostToken)
-        .catch((e) => { $("#host-error").textContent = e.message; }) }, t("rec.table.play_again")));
+      over.prepend(
+        el(
+          "button",
+          {
+            type: "button",
+            id: "play-again",
+            onclick: () =>
+              api("POST", `/api/rooms/${code}/again`, undefined, hostToken).catch((e) => {
+                $("#host-error").textContent = e.message;
+              }),
+          },
+          t("rec.table.play_again"),
+        ),
+      );
     }
-  } else { over.hidden = true; overShown = false; }
-  document.title = view.phase === "over" ? t("rec.table.doc_over")
-    : view.players > 1 ? t("rec.table.doc_week", { week: view.week }) : t("rec.table.doc_turn", { turn: view.turn });
+  } else {
+    over.hidden = true;
+    overShown = false;
+  }
+  document.title =
+    view.phase === "over"
+      ? t("rec.table.doc_over")
+      : view.players > 1
+        ? t("rec.table.doc_week", { week: view.week })
+        : t("rec.table.doc_turn", { turn: view.turn });
 }
 
 function renderLobby(state) {
   show("lobby");
   $("#lobby-code").textContent = code;
-  $("#seats").replaceChildren(...state.seats.map((seat) => el("li", { class: seat.connected ? "" : "away" },
-    el("span", { class: "disc tiny", style: { "--c": seatColour(seat.seat) } }, el("span", {}, initials(seat.name))),
-    ` ${seat.name}${seat.bot ? t("rec.table.seat_bot") : ""}${seat.connected ? "" : t("rec.table.seat_away")} `,
-    hostToken ? el("button", { type: "button", class: "quiet small", "aria-label": t("dc.lobby.remove", { name: seat.name }),
-      onclick: () => api("DELETE", `/api/rooms/${code}/seats/${seat.seat}`, undefined, hostToken) }, "✕") : null)));
+  $("#seats").replaceChildren(
+    ...state.seats.map((seat) =>
+      el(
+        "li",
+        { class: seat.connected ? "" : "away" },
+        el(
+          "span",
+          { class: "disc tiny", style: { "--c": seatColour(seat.seat) } },
+          el("span", {}, initials(seat.name)),
+        ),
+        ` ${seat.name}${seat.bot ? t("rec.table.seat_bot") : ""}${seat.connected ? "" : t("rec.table.seat_away")} `,
+        hostToken
+          ? el(
+              "button",
+              {
+                type: "button",
+                class: "quiet small",
+                "aria-label": t("dc.lobby.remove", { name: seat.name }),
+                onclick: () =>
+                  api("DELETE", `/api/rooms/${code}/seats/${seat.seat}`, undefined, hostToken),
+              },
+              "✕",
+            )
+          : null,
+      ),
+    ),
+  );
   if (!state.seats.length) $("#seats").append(el("li", { class: "muted" }, t("rec.table.nobody")));
   $("#start").disabled = state.seats.length < 1;
 }
 
-const PHASES = Object.fromEntries(["lead_singer", "keep", "pick", "mark", "claim", "private", "turn", "third", "goal", "over"]
-  .map((phase) => [phase, t(`rec.phase.${phase}`)]));
+const PHASES = Object.fromEntries(
+  ["lead_singer", "keep", "pick", "mark", "claim", "private", "turn", "third", "goal", "over"].map(
+    (phase) => [phase, t(`rec.phase.${phase}`)],
+  ),
+);
 
 function renderRound(state) {
   const view = state.view;
@@ -134,37 +216,114 @@ function renderRound(state) {
   const marking = (view.marking || []).map((s) => state.seats[s]?.name);
   const bits = [];
   if (view.players > 1) {
-    bits.push(el("span", { class: "chip" }, view.week ? t("rec.table.week", { week: view.week }) : t("rec.table.setup")));
-    if (view.week && (view.phase === "pick" || (view.phase === "mark" && !view.current_goal && view.revealed.some(Boolean)))) bits.push(el("span", { class: "chip" }, t("rec.table.pick_of", { round: view.round, picks: ed.picks_per_week })));
-    bits.push(el("span", { class: "chip direction-chip" }, view.direction === "clockwise" ? t("rec.table.clockwise") : t("rec.table.counter")));
+    bits.push(
+      el(
+        "span",
+        { class: "chip" },
+        view.week ? t("rec.table.week", { week: view.week }) : t("rec.table.setup"),
+      ),
+    );
+    if (
+      view.week &&
+      (view.phase === "pick" ||
+        (view.phase === "mark" && !view.current_goal && view.revealed.some(Boolean)))
+    )
+      bits.push(
+        el(
+          "span",
+          { class: "chip" },
+          t("rec.table.pick_of", { round: view.round, picks: ed.picks_per_week }),
+        ),
+      );
+    bits.push(
+      el(
+        "span",
+        { class: "chip direction-chip" },
+        view.direction === "clockwise" ? t("rec.table.clockwise") : t("rec.table.counter"),
+      ),
+    );
   } else {
     bits.push(el("span", { class: "chip" }, t("rec.table.solo_turn", { turn: view.turn })));
-    if (view.option) bits.push(el("span", { class: "chip" }, t("rec.table.option", { option: view.option })));
+    if (view.option)
+      bits.push(el("span", { class: "chip" }, t("rec.table.option", { option: view.option })));
   }
   bits.push(el("span", { class: "chip" }, t("rec.table.deck", { count: view.deck })));
   bits.push(el("span", { class: "chip phase-chip" }, PHASES[view.phase] || view.phase));
-  if (waiting.length) bits.push(el("span", { class: "chip waiting-chip" }, t("rec.table.still_choosing", { names: names(waiting) })));
-  if (marking.length) bits.push(el("span", { class: "chip waiting-chip marking-chip" }, t("rec.table.still_marking", { names: names(marking) })));
-  if (state.timer) bits.push(el("span", { class: "chip timer-chip", "data-remaining": String(state.timer.remaining) }, `◷ ${Math.ceil(state.timer.remaining)} s`));
-  if (view.ending && view.phase !== "over") bits.push(el("span", { class: "chip ending-chip" }, t("rec.table.last_week")));
+  if (waiting.length)
+    bits.push(
+      el(
+        "span",
+        { class: "chip waiting-chip" },
+        t("rec.table.still_choosing", { names: names(waiting) }),
+      ),
+    );
+  if (marking.length)
+    bits.push(
+      el(
+        "span",
+        { class: "chip waiting-chip marking-chip" },
+        t("rec.table.still_marking", { names: names(marking) }),
+      ),
+    );
+  if (state.timer)
+    bits.push(
+      el(
+        "span",
+        { class: "chip timer-chip", "data-remaining": String(state.timer.remaining) },
+        `◷ ${Math.ceil(state.timer.remaining)} s`,
+      ),
+    );
+  if (view.ending && view.phase !== "over")
+    bits.push(el("span", { class: "chip ending-chip" }, t("rec.table.last_week")));
   $("#round-info").replaceChildren(...bits);
 }
 
 function renderGoals(state) {
   const view = state.view;
   const solo = view.players === 1;
-  $("#table-goals").replaceChildren(el("h2", {}, solo ? t("rec.table.goal_row") : t("rec.table.goals")),
-    el("div", { class: "goal-row" }, view.public_goals.map((id, i) => {
-      if (!id) return el("div", { class: "goal-card empty" }, "—");
-      const card = goalCard(ed, id, solo ? view.boards[0] : null,
-        { current: id === view.current_goal, slot: solo ? i + 1 : null, leaving: solo && i === view.public_goals.length - 1 });
-      if (!solo) {
-        const meets = state.seats.filter((seat) => goalStatus(ed, view.boards[seat.seat], id).claimable);
-        card.append(el("span", { class: "goal-meets" }, meets.length ? [t("rec.table.can_claim"), ...meets.map((seat) =>
-          el("span", { class: "disc tiny", title: seat.name, style: { "--c": seatColour(seat.seat) } }, el("span", {}, initials(seat.name))))] : t("rec.table.nobody_meets")));
-      }
-      return card;
-    })));
+  $("#table-goals").replaceChildren(
+    el("h2", {}, solo ? t("rec.table.goal_row") : t("rec.table.goals")),
+    el(
+      "div",
+      { class: "goal-row" },
+      view.public_goals.map((id, i) => {
+        if (!id) return el("div", { class: "goal-card empty" }, "—");
+        const card = goalCard(ed, id, solo ? view.boards[0] : null, {
+          current: id === view.current_goal,
+          slot: solo ? i + 1 : null,
+          leaving: solo && i === view.public_goals.length - 1,
+        });
+        if (!solo) {
+          const meets = state.seats.filter(
+            (seat) => goalStatus(ed, view.boards[seat.seat], id).claimable,
+          );
+          card.append(
+            el(
+              "span",
+              { class: "goal-meets" },
+              meets.length
+                ? [
+                    t("rec.table.can_claim"),
+                    ...meets.map((seat) =>
+                      el(
+                        "span",
+                        {
+                          class: "disc tiny",
+                          title: seat.name,
+                          style: { "--c": seatColour(seat.seat) },
+                        },
+                        el("span", {}, initials(seat.name)),
+                      ),
+                    ),
+                  ]
+                : t("rec.table.nobody_meets"),
+            ),
+          );
+        }
+        return card;
+      }),
+    ),
+  );
 }
 
 function renderBoards(state) {
@@ -174,23 +333,62 @@ function renderBoards(state) {
   const choosing = view.waiting !== null || marking;
   const count = view.players;
   $("#table-boards").dataset.count = String(count);
-  $("#table-boards").replaceChildren(...state.seats.map((seat) => {
-    const board = view.boards[seat.seat];
-    const revealed = view.revealed?.[seat.seat];
-    let status = "";
-    if (marking) status = `${revealed ? `${cardWords(ed, revealed).title} · ` : ""}${waiting.has(seat.seat) ? t("rec.table.marking") : t("rec.table.done")}`;
-    else if (choosing) status = waiting.has(seat.seat) ? t("rec.table.choosing") : t("rec.table.chosen");
-    else if (view.phase === "mark" && revealed) status = t("rec.table.plays", { card: cardWords(ed, revealed).title });
-    if (seat.away !== null && seat.away !== undefined) status = `${status ? `${status} · ` : ""}${t("rec.table.away", { seconds: Math.round(seat.away) })}`;
-    return el("article", { class: `player-board${waiting.has(seat.seat) ? " waiting" : ""}`, "data-seat": seat.seat },
-      el("header", {},
-        el("span", { class: "disc tiny", "data-seat-colour": seatColour(seat.seat), title: board.lead_singer ? t("rec.table.lead", { colour: colourName(board.lead_singer) }) : null,
-          style: { "--c": seatColour(seat.seat), "box-shadow": board.lead_singer ? `0 0 0 3px ${colourOf(board.lead_singer)}` : null } }, el("span", {}, initials(seat.name))),
-        el("b", { class: "board-name" }, seat.name, seat.bot ? el("small", { class: "muted" }, `${t("rec.table.bot")}${seat.level ? ` · ${t(`common.level.${seat.level}`)}` : ""}`) : null),
-        el("span", { class: "board-status" }, status),
-        el("b", { class: "board-score" }, `${board.score}`, el("small", {}, t("rec.table.pts")))),
-      tableBoard(ed, board, { label: t("rec.table.sheet_of", { name: seat.name }) }));
-  }));
+  $("#table-boards").replaceChildren(
+    ...state.seats.map((seat) => {
+      const board = view.boards[seat.seat];
+      const revealed = view.revealed?.[seat.seat];
+      let status = "";
+      if (marking)
+        status = `${revealed ? `${cardWords(ed, revealed).title} · ` : ""}${waiting.has(seat.seat) ? t("rec.table.marking") : t("rec.table.done")}`;
+      else if (choosing)
+        status = waiting.has(seat.seat) ? t("rec.table.choosing") : t("rec.table.chosen");
+      else if (view.phase === "mark" && revealed)
+        status = t("rec.table.plays", { card: cardWords(ed, revealed).title });
+      if (seat.away !== null && seat.away !== undefined)
+        status = `${status ? `${status} · ` : ""}${t("rec.table.away", { seconds: Math.round(seat.away) })}`;
+      return el(
+        "article",
+        {
+          class: `player-board${waiting.has(seat.seat) ? " waiting" : ""}`,
+          "data-seat": seat.seat,
+        },
+        el(
+          "header",
+          {},
+          el(
+            "span",
+            {
+              class: "disc tiny",
+              "data-seat-colour": seatColour(seat.seat),
+              title: board.lead_singer
+                ? t("rec.table.lead", { colour: colourName(board.lead_singer) })
+                : null,
+              style: {
+                "--c": seatColour(seat.seat),
+                "box-shadow": board.lead_singer ? `0 0 0 3px ${colourOf(board.lead_singer)}` : null,
+              },
+            },
+            el("span", {}, initials(seat.name)),
+          ),
+          el(
+            "b",
+            { class: "board-name" },
+            seat.name,
+            seat.bot
+              ? el(
+                  "small",
+                  { class: "muted" },
+                  `${t("rec.table.bot")}${seat.level ? ` · ${t(`common.level.${seat.level}`)}` : ""}`,
+                )
+              : null,
+          ),
+          el("span", { class: "board-status" }, status),
+          el("b", { class: "board-score" }, `${board.score}`, el("small", {}, t("rec.table.pts"))),
+        ),
+        tableBoard(ed, board, { label: t("rec.table.sheet_of", { name: seat.name }) }),
+      );
+    }),
+  );
   if (!$("#table-legend")) $("#table-log").after(el("div", { id: "table-legend" }, legend()));
 }
 
@@ -201,20 +399,58 @@ const LEVELS = ["easy", "normal", "hard"];
 function seatControls(state, seat) {
   if (!hostToken || state.status !== "playing") return null;
   const path = `/api/rooms/${code}/seats/${seat.seat}/bot`;
-  const fail = (e) => { $("#host-error").textContent = e.message; };
-  const level = el("select", { "aria-label": t("rec.table.bot_level", { name: seat.name }), "data-level-seat": String(seat.seat),
-    onchange: (event) => api("POST", path, { level: event.target.value }, hostToken).catch(fail) },
-  LEVELS.map((l) => el("option", { value: l, selected: (seat.level || "normal") === l ? "" : null }, t(`common.level.${l}`))));
+  const fail = (e) => {
+    $("#host-error").textContent = e.message;
+  };
+  const level = el(
+    "select",
+    {
+      "aria-label": t("rec.table.bot_level", { name: seat.name }),
+      "data-level-seat": String(seat.seat),
+      onchange: (event) => api("POST", path, { level: event.target.value }, hostToken).catch(fail),
+    },
+    LEVELS.map((l) =>
+      el(
+        "option",
+        { value: l, selected: (seat.level || "normal") === l ? "" : null },
+        t(`common.level.${l}`),
+      ),
+    ),
+  );
   level.value = seat.level || "normal";
-  return el("div", { class: "seat-controls" },
-    seat.bot ? level : el("button", { type: "button", class: "quiet small", "data-hand-bot": String(seat.seat),
-      onclick: () => api("POST", path, {}, hostToken).catch(fail) }, t("rec.table.hand_bot")),
-    el("button", { type: "button", class: "quiet small", "data-new-phone": String(seat.seat), onclick: async () => {
-      try {
-        const answer = await api("DELETE", path, { name: seat.name }, hostToken);
-        showSeatLink(seat, answer.token);
-      } catch (e) { fail(e); }
-    } }, t("rec.table.new_phone")));
+  return el(
+    "div",
+    { class: "seat-controls" },
+    seat.bot
+      ? level
+      : el(
+          "button",
+          {
+            type: "button",
+            class: "quiet small",
+            "data-hand-bot": String(seat.seat),
+            onclick: () => api("POST", path, {}, hostToken).catch(fail),
+          },
+          t("rec.table.hand_bot"),
+        ),
+    el(
+      "button",
+      {
+        type: "button",
+        class: "quiet small",
+        "data-new-phone": String(seat.seat),
+        onclick: async () => {
+          try {
+            const answer = await api("DELETE", path, { name: seat.name }, hostToken);
+            showSeatLink(seat, answer.token);
+          } catch (e) {
+            fail(e);
+          }
+        },
+      },
+      t("rec.table.new_phone"),
+    ),
+  );
 }
 
 /** The link and QR code that give a seat to a new phone (the link carries the seat's new token, so
@@ -222,29 +458,79 @@ function seatControls(state, seat) {
 function showSeatLink(seat, token) {
   const base = (roomInfo?.join_url || `${location.origin}/join/${code}`).replace(/\/join\/.*$/, "");
   const url = `${base}/join/${code}?seat_token=${encodeURIComponent(token)}`;
-  const qr = el("div", { class: "seat-qr", role: "img", "aria-label": `QR code of ${seat.name}'s seat link` });
+  const qr = el("div", {
+    class: "seat-qr",
+    role: "img",
+    "aria-label": `QR code of ${seat.name}'s seat link`,
+  });
   qr.innerHTML = qrSvg(url);
-  $("#seat-link").replaceChildren(el("div", { class: "seat-link-card", "data-seat": String(seat.seat) },
-    qr,
-    el("div", {},
-      el("p", {}, `${seat.name}'s seat on a new phone: scan the code, or open`),
-      el("p", { class: "seat-link", "data-url": url }, url.replace(/^https?:\/\//, "")),
-      el("button", { type: "button", class: "quiet small", onclick: () => $("#seat-link").replaceChildren() }, "Close"))));
+  $("#seat-link").replaceChildren(
+    el(
+      "div",
+      { class: "seat-link-card", "data-seat": String(seat.seat) },
+      qr,
+      el(
+        "div",
+        {},
+        el("p", {}, `${seat.name}'s seat on a new phone: scan the code, or open`),
+        el("p", { class: "seat-link", "data-url": url }, url.replace(/^https?:\/\//, "")),
+        el(
+          "button",
+          {
+            type: "button",
+            class: "quiet small",
+            onclick: () => $("#seat-link").replaceChildren(),
+          },
+          "Close",
+        ),
+      ),
+    ),
+  );
 }
 
 function renderHostBar(state) {
   const bar = $("#host-bar");
-  if (!hostToken || state.status !== "playing") { bar.hidden = true; return; }
+  if (!hostToken || state.status !== "playing") {
+    bar.hidden = true;
+    return;
+  }
   bar.hidden = false;
   const seconds = state.timer?.seconds ?? null;
   if (!bar.dataset.built) {
     bar.dataset.built = "1";
-    bar.append(el("label", {}, `${t("rec.table.pick_timer")} `, el("select", { id: "timer-select", "aria-label": t("rec.table.pick_timer"),
-      onchange: (event) => api("POST", `/api/rooms/${code}/timer`, { seconds: Number(event.target.value) }, hostToken)
-        .catch((e) => { $("#host-error").textContent = e.message; }) },
-    [0, 15, 30, 60].map((s) => el("option", { value: String(s) }, s ? t("common.seconds", { count: s }) : t("rec.table.timer_off"))))));
+    bar.append(
+      el(
+        "label",
+        {},
+        `${t("rec.table.pick_timer")} `,
+        el(
+          "select",
+          {
+            id: "timer-select",
+            "aria-label": t("rec.table.pick_timer"),
+            onchange: (event) =>
+              api(
+                "POST",
+                `/api/rooms/${code}/timer`,
+                { seconds: Number(event.target.value) },
+                hostToken,
+              ).catch((e) => {
+                $("#host-error").textContent = e.message;
+              }),
+          },
+          [0, 15, 30, 60].map((s) =>
+            el(
+              "option",
+              { value: String(s) },
+              s ? t("common.seconds", { count: s }) : t("rec.table.timer_off"),
+            ),
+          ),
+        ),
+      ),
+    );
   }
-  if (seconds !== null && document.activeElement !== $("#timer-select")) $("#timer-select").value = String(seconds);
+  if (seconds !== null && document.activeElement !== $("#timer-select"))
+    $("#timer-select").value = String(seconds);
   for (const seat of state.seats) {
     const box = document.querySelector(`.player-board[data-seat="${seat.seat}"] header`);
     const controls = seatControls(state, seat);

@@ -1,7 +1,8 @@
 // Draft & Write Records in words: the edition (fetched once), bonus icons, card and goal texts,
 // and the measures a goal condition counts on a board (the same as the engine's, from the view).
+
+import { andList, has, onLanguage, t } from "/static/common/i18n.js";
 import { api } from "/static/disc-cover/common.js";
-import { t, has, andList, onLanguage } from "/static/common/i18n.js";
 
 // Every word below comes from the catalogue in the page's language. The Records pages draw much
 // from constants made once: another language chosen on the page reloads it.
@@ -10,7 +11,8 @@ onLanguage(() => location.reload());
 let editionPromise = null;
 /** The edition's board layout, cards and goals (GET /api/games/records/edition). */
 export function loadEdition(name = "standard") {
-  if (!editionPromise) editionPromise = api("GET", `/api/games/records/edition?edition=${encodeURIComponent(name)}`);
+  if (!editionPromise)
+    editionPromise = api("GET", `/api/games/records/edition?edition=${encodeURIComponent(name)}`);
   return editionPromise;
 }
 
@@ -22,7 +24,12 @@ const soloEditions = new Map();
 export function soloEdition(ed, scale) {
   if (!scale || scale === 1) return ed;
   if (!soloEditions.has(scale)) {
-    const goals = Object.fromEntries(Object.entries(ed.goals).map(([id, g]) => [id, { ...g, n: Math.max(1, Math.ceil(g.n * scale - 1e-9)) }]));
+    const goals = Object.fromEntries(
+      Object.entries(ed.goals).map(([id, g]) => [
+        id,
+        { ...g, n: Math.max(1, Math.ceil(g.n * scale - 1e-9)) },
+      ]),
+    );
     soloEditions.set(scale, { ...ed, goals });
   }
   return soloEditions.get(scale);
@@ -44,10 +51,12 @@ export const BONUS = {
 };
 
 /** A colour's name in the page's language ("red", "红色"). */
-export const colourName = (colour) => (has(`rec.colour.${colour}`) ? t(`rec.colour.${colour}`) : colour);
+export const colourName = (colour) =>
+  has(`rec.colour.${colour}`) ? t(`rec.colour.${colour}`) : colour;
 
 /** A goal's name: the edition's, in the page's language when the catalogue has it. */
-export const goalName = (ed, id) => (has(`rec.goalname.${id}`) ? t(`rec.goalname.${id}`) : ed.goals[id]?.name || id);
+export const goalName = (ed, id) =>
+  has(`rec.goalname.${id}`) ? t(`rec.goalname.${id}`) : ed.goals[id]?.name || id;
 
 /** "harmony:red" -> {kind: "harmony", colour: "red"}. */
 export function splitBonus(name) {
@@ -69,12 +78,15 @@ const ROLE_PLURAL = Object.fromEntries(ROLES.map((role) => [role, t(`rec.roles.$
 export function cardWords(ed, id) {
   const card = ed.cards[id];
   if (!card) return { title: id, marks: "" };
-  if (card.kind === "agenda") return { title: t("rec.card.agenda"), marks: t("rec.card.agenda_marks") };
-  if (card.kind === "asset") return { title: t("rec.card.asset"), marks: t("rec.card.asset_marks") };
+  if (card.kind === "agenda")
+    return { title: t("rec.card.agenda"), marks: t("rec.card.agenda_marks") };
+  if (card.kind === "asset")
+    return { title: t("rec.card.asset"), marks: t("rec.card.asset_marks") };
   const role = ROLE_NAMES[card.role];
-  const marks = card.role === "singer"
-    ? t("rec.card.singer_marks", { points: card.points })
-    : t("rec.card.crew_marks", { role: t(`rec.role_slot.${card.role}`), points: card.points });
+  const marks =
+    card.role === "singer"
+      ? t("rec.card.singer_marks", { points: card.points })
+      : t("rec.card.crew_marks", { role: t(`rec.role_slot.${card.role}`), points: card.points });
   return { title: t("rec.card.crew_title", { role }), marks };
 }
 
@@ -83,32 +95,52 @@ export function goalCondition(goal) {
   const n = goal.n;
   if (!has(`rec.goal.${goal.kind}`)) return `${goal.kind} ${n}`;
   return t(`rec.goal.${goal.kind}`, {
-    n, roles: ROLE_PLURAL[goal.role] || goal.role, colour: colourName(goal.colour),
+    n,
+    roles: ROLE_PLURAL[goal.role] || goal.role,
+    colour: colourName(goal.colour),
   });
 }
 
 /** The quantity a goal of that kind counts on a board (a board of the view). */
 export function measure(ed, board, goal) {
-  const crew = board.crew.map((c, i) => (c ? { ...c, slot: ed.crew[i], card: ed.cards[c.card] } : null));
+  const crew = board.crew.map((c, i) =>
+    c ? { ...c, slot: ed.crew[i], card: ed.cards[c.card] } : null,
+  );
   const placed = crew.filter(Boolean);
   const harmonies = Object.values(board.harmonies);
   switch (goal.kind) {
-    case "crew": return placed.length;
-    case "crew_role": return placed.filter((c) => c.slot.role === goal.role).length;
-    case "crew_points": return placed.reduce((sum, c) => sum + c.card.points * c.multiplier, 0);
-    case "harmonies": return harmonies.reduce((sum, row) => sum + row.length, 0);
-    case "harmony_colour": return (board.harmonies[goal.colour] || []).length;
-    case "agenda": return board.agenda.length;
-    case "agenda_lines": return ed.agenda.lines.filter((l) => l.boxes.every((b) => board.agenda.includes(b))).length;
-    case "assets": return board.assets.length;
-    case "asset_bonuses": return board.assets.filter((b) => board.assets.includes(b + 1)).length;
-    case "albums": return board.albums;
-    case "singles": return board.singles;
-    case "release": return board.albums + board.singles;
-    case "tour": return board.tour;
-    case "multipliers": return board.multipliers.earned;
-    case "cash": return board.cash_lifted.length;
-    default: return 0;
+    case "crew":
+      return placed.length;
+    case "crew_role":
+      return placed.filter((c) => c.slot.role === goal.role).length;
+    case "crew_points":
+      return placed.reduce((sum, c) => sum + c.card.points * c.multiplier, 0);
+    case "harmonies":
+      return harmonies.reduce((sum, row) => sum + row.length, 0);
+    case "harmony_colour":
+      return (board.harmonies[goal.colour] || []).length;
+    case "agenda":
+      return board.agenda.length;
+    case "agenda_lines":
+      return ed.agenda.lines.filter((l) => l.boxes.every((b) => board.agenda.includes(b))).length;
+    case "assets":
+      return board.assets.length;
+    case "asset_bonuses":
+      return board.assets.filter((b) => board.assets.includes(b + 1)).length;
+    case "albums":
+      return board.albums;
+    case "singles":
+      return board.singles;
+    case "release":
+      return board.albums + board.singles;
+    case "tour":
+      return board.tour;
+    case "multipliers":
+      return board.multipliers.earned;
+    case "cash":
+      return board.cash_lifted.length;
+    default:
+      return 0;
   }
 }
 
@@ -122,8 +154,19 @@ export function goalStatus(ed, board, id) {
 }
 
 export const AREA_NAMES = Object.fromEntries(
-  ["crew", "tour", "release", "agenda", "assets", "harmonies", "multiplier", "fail", "goals", "scores"]
-    .map((area) => [area, t(`rec.area.${area}`)]));
+  [
+    "crew",
+    "tour",
+    "release",
+    "agenda",
+    "assets",
+    "harmonies",
+    "multiplier",
+    "fail",
+    "goals",
+    "scores",
+  ].map((area) => [area, t(`rec.area.${area}`)]),
+);
 export const SCORING = ["goals", "release", "crew", "tour", "harmonies", "fail"];
 
 export const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;

@@ -1,34 +1,44 @@
 // The "How to play" pages: our own words from the catalogue, the tier table from the same figures
 // the table screen uses, and Records' numbers from the edition in play (GET /api/games/records/edition).
-import { t, has, onLanguage } from "/static/common/i18n.js";
-import { TIERS, TIER_FLOORS } from "/static/disc-cover/common.js";
+import { has, onLanguage, t } from "/static/common/i18n.js";
+import { TIER_FLOORS, TIERS } from "/static/disc-cover/common.js";
 
 const $ = (selector) => document.querySelector(selector);
 const game = document.body.dataset.game;
 let edition = null;
 
 function escapeHtml(text) {
-  return String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+  return String(text).replace(
+    /[&<>"]/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c],
+  );
 }
 
 /** The contents: one link per section, titled by its heading. */
 function contents() {
-  $("#toc").replaceChildren(...[...document.querySelectorAll("main section")].map((section) => {
-    const item = document.createElement("li");
-    const link = document.createElement("a");
-    link.href = `#${section.id}`;
-    link.textContent = section.querySelector("h2").textContent;
-    item.append(link);
-    return item;
-  }));
+  $("#toc").replaceChildren(
+    ...[...document.querySelectorAll("main section")].map((section) => {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = `#${section.id}`;
+      link.textContent = section.querySelector("h2").textContent;
+      item.append(link);
+      return item;
+    }),
+  );
 }
 
 function tierTable() {
   const table = $("#tier-table");
-  const head = `<tr><th>${escapeHtml(t("rules.dc.tiers.players"))}</th>${TIERS.slice(1).map((tier) =>
-    `<th>${escapeHtml(t(`dc.tier.${tier}`))}</th>`).join("")}</tr>`;
-  const rows = Object.entries(TIER_FLOORS).map(([players, floors]) =>
-    `<tr><td>${players}</td>${floors.map((f) => `<td>${f}+</td>`).join("")}</tr>`).join("");
+  const head = `<tr><th>${escapeHtml(t("rules.dc.tiers.players"))}</th>${TIERS.slice(1)
+    .map((tier) => `<th>${escapeHtml(t(`dc.tier.${tier}`))}</th>`)
+    .join("")}</tr>`;
+  const rows = Object.entries(TIER_FLOORS)
+    .map(
+      ([players, floors]) =>
+        `<tr><td>${players}</td>${floors.map((f) => `<td>${f}+</td>`).join("")}</tr>`,
+    )
+    .join("");
   table.innerHTML = head + rows;
 }
 
@@ -38,15 +48,26 @@ function recordsText() {
   const count = (kind) => Object.values(ed.cards).filter((card) => card.kind === kind).length;
   const points = Object.values(ed.goals).map((goal) => goal.points);
   const figures = {
-    edition: escapeHtml(has(`rec.edition.${ed.name}`) ? t(`rec.edition.${ed.name}`) : ed.title || ed.name),
-    goals: ed.public_goals, hand: ed.hand_size, picks: ed.picks_per_week,
-    crew: count("crew"), agenda: count("agenda"), assets: count("asset") || count("assets"),
-    penalties: ed.fail.penalties.join(" / "), boxes: ed.goal_boxes,
-    albums: ed.release.albums.length, singles: ed.release.singles.length,
+    edition: escapeHtml(
+      has(`rec.edition.${ed.name}`) ? t(`rec.edition.${ed.name}`) : ed.title || ed.name,
+    ),
+    goals: ed.public_goals,
+    hand: ed.hand_size,
+    picks: ed.picks_per_week,
+    crew: count("crew"),
+    agenda: count("agenda"),
+    assets: count("asset") || count("assets"),
+    penalties: ed.fail.penalties.join(" / "),
+    boxes: ed.goal_boxes,
+    albums: ed.release.albums.length,
+    singles: ed.release.singles.length,
     points: ed.tour.map((box) => box.points).join(" · "),
     multipliers: ed.multipliers.map((m) => `×${m}`).join(" "),
-    row: ed.harmonies.row_points, column: ed.harmonies.column_points,
-    count: points.length, min: Math.min(...points), max: Math.max(...points),
+    row: ed.harmonies.row_points,
+    column: ed.harmonies.column_points,
+    count: points.length,
+    min: Math.min(...points),
+    max: Math.max(...points),
   };
   $("#intro").innerHTML = t("rules.rec.intro", figures);
   for (const node of document.querySelectorAll("[data-text]")) {
