@@ -17,7 +17,7 @@ from .conftest import Server
 
 pytestmark = pytest.mark.browser
 
-MODULE = "/static/disc-cover/qr.js"
+MODULE = "/static/common/qr.js"
 
 TEXTS = [
     "A",
@@ -81,7 +81,7 @@ def fits(text: str, version: int) -> bool:
 def test_a_text_too_long_for_version_ten_is_refused(page: Page) -> None:
     message = page.evaluate(
         """async () => {
-          const { qrMatrix } = await import('/static/disc-cover/qr.js');
+          const { qrMatrix } = await import('/static/common/qr.js');
           try { qrMatrix('x'.repeat(300)); return 'made'; } catch (error) { return error.message; }
         }"""
     )

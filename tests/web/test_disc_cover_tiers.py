@@ -11,11 +11,20 @@ from recordroom.games.disc_cover.scoring import TIER_FLOORS, TIERS
 COMMON = Path(__file__).parents[2] / "recordroom" / "web" / "disc-cover" / "common.js"
 
 
+def js_literal(text: str) -> object:
+    """A JavaScript array or object literal of numbers and strings, as the formatter writes it
+    (bare number keys, trailing commas), read as JSON."""
+    text = re.sub(r"(\d+):", r'"\1":', text)
+    return json.loads(re.sub(r",\s*([\]}])", r"\1", text))
+
+
 def test_the_pages_tier_table_is_the_engines() -> None:
     text = COMMON.read_text()
-    floors = re.search(r"export const TIER_FLOORS = (\{.*?\});", text)
-    names = re.search(r"export const TIERS = (\[.*?\]);", text)
+    floors = re.search(r"export const TIER_FLOORS = (\{.*?\});", text, re.DOTALL)
+    names = re.search(r"export const TIERS = (\[.*?\]);", text, re.DOTALL)
     assert floors and names, "common.js lost its tier table"
-    assert json.loads(names.group(1)) == list(TIERS)
-    page = {int(players): tuple(row) for players, row in json.loads(floors.group(1)).items()}
+    assert js_literal(names.group(1)) == list(TIERS)
+    table = js_literal(floors.group(1))
+    assert isinstance(table, dict)
+    page = {int(players): tuple(row) for players, row in table.items()}
     assert page == TIER_FLOORS

@@ -1,195 +1,24 @@
-// Shared by the table screen and the phone: HTTP calls, the room socket (reconnecting with
-// backoff), tokens kept per room code, seat colours and sleeve pictures. Each request and socket
-// says the page's language, so the server's error messages come in it.
-import { lang, t } from "/static/common/i18n.js";
+// What the Disc Cover table screen and phone share beyond the common client: sleeve pictures,
+// votes per Record card and the tier table. The common client is re-exported, so the pages
+// import from one place.
+import { el } from "/static/common/client.js";
+import { t } from "/static/common/i18n.js";
 
-export const $ = (selector, root = document) => root.querySelector(selector);
-export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
-
-/** Builds an element: el("button", {class: "x", onclick: f}, "text", child). */
-export function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (key === "class") node.className = value;
-    else if (key === "style" && typeof value === "object") {
-      for (const [name, v] of Object.entries(value)) {
-        if (name.startsWith("--")) node.style.setProperty(name, v);
-        else node.style[name] = v;
-      }
-    } else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined && child !== false) node.append(child);
-  }
-  return node;
-}
-
-export class ApiError extends Error {
-  constructor(code, message, status) {
-    super(message);
-    this.code = code;
-    this.status = status;
-  }
-}
-
-/** A JSON call to the server; refusals become an ApiError with the server's code. */
-export async function api(method, path, body, token) {
-  const headers = { "Accept-Language": lang };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const answer = await fetch(path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = answer.status === 204 ? null : await answer.json().catch(() => null);
-  if (!answer.ok) {
-    throw new ApiError(data?.code || "http", data?.message || answer.statusText, answer.status);
-  }
-  return data;
-}
-
-// Tokens live in this browser's localStorage, one per room code, under the same keys as the
-// lobby page, so a reload or a phone that slept comes back to its seat.
-const store = window.localStorage;
-export const tokens = {
-  seat: (code) => store.getItem(`recordroom.seat.${code}`),
-  setSeat: (code, token) => store.setItem(`recordroom.seat.${code}`, token),
-  dropSeat: (code) => store.removeItem(`recordroom.seat.${code}`),
-  host: (code) => store.getItem(`recordroom.host.${code}`),
-  setHost: (code, token) => store.setItem(`recordroom.host.${code}`, token),
-  name: () => store.getItem("recordroom.name") || "",
-  setName: (name) => store.setItem("recordroom.name", name),
-};
-
-export const normaliseCode = (text) =>
-  (text || "")
-    .trim()
-    .toUpperCase()
-    .replace(/[^A-Z]/g, "");
-
-/**
- * One WebSocket to a room. Reconnects with backoff (0.5 s doubling up to 8 s) whenever the
- * connection drops for a reason other than the server refusing us (close codes 4000-4999).
- * `onState(message)`, `onError(message)`, `onAgain(code)`, `onClosed(code)`, `onLink(up)`.
- */
-export class RoomSocket {
-  constructor(code, token, handlers) {
-    this.code = code;
-    this.token = token;
-    this.handlers = handlers;
-    this.version = null;
-    this.delay = 500;
-    this.stopped = false;
-    this.socket = null;
-    this.pinger = null;
-    this.open();
-    // A phone that wakes up: check the link at once instead of waiting for the backoff.
-    document.addEventListener("visibilitychange", () => {
-      if (document.visibilityState === "visible" && !this.stopped && !this.isOpen()) {
-        this.reopenSoon(0);
-      }
-    });
-  }
-
-  isOpen() {
-    return this.socket && this.socket.readyState === WebSocket.OPEN;
-  }
-
-  open() {
-    clearTimeout(this.timer);
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = `?${this.token ? `token=${encodeURIComponent(this.token)}&` : ""}lang=${encodeURIComponent(lang)}`;
-    const socket = new WebSocket(`${scheme}://${location.host}/ws/${this.code}${query}`);
-    this.socket = socket;
-    socket.onopen = () => {
-      this.delay = 500;
-      this.handlers.onLink?.(true);
-      clearInterval(this.pinger);
-      this.pinger = setInterval(() => this.send({ type: "ping" }), 20000);
-    };
-    socket.onmessage = (event) => {
-      const message = JSON.parse(event.data);
-      if (message.type === "state") {
-        this.version = message.version;
-        this.handlers.onState?.(message);
-      } else if (message.type === "error") {
-        this.handlers.onError?.(message);
-      } else if (message.type === "again") {
-        this.handlers.onAgain?.(message.code);
-      }
-    };
-    socket.onclose = (event) => {
-      if (socket !== this.socket) return;
-      clearInterval(this.pinger);
-      this.handlers.onLink?.(false);
-      if (this.stopped) return;
-      if (event.code >= 4000 && event.code < 5000) {
-        this.stopped = true;
-        this.handlers.onClosed?.(event.code);
-        return;
-      }
-      this.reopenSoon(this.delay);
-      this.delay = Math.min(this.delay * 2, 8000);
-    };
-  }
-
-  reopenSoon(delay) {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.open(), delay);
-  }
-
-  send(message) {
-    if (!this.isOpen()) return false;
-    this.socket.send(JSON.stringify(message));
-    return true;
-  }
-
-  /** Sends an action made on the newest state we have seen. */
-  act(action) {
-    return this.send({ type: "act", version: this.version, action });
-  }
-
-  /** Moves to another room (play again) with the same token. */
-  moveTo(code) {
-    this.code = code;
-    this.version = null;
-    const old = this.socket;
-    this.socket = null;
-    if (old) old.close();
-    this.open();
-  }
-
-  stop() {
-    this.stopped = true;
-    clearInterval(this.pinger);
-    clearTimeout(this.timer);
-    if (this.socket) this.socket.close();
-  }
-}
-
-// Eight seat colours, told apart by hue and lightness, readable on the dark table.
-export const SEAT_COLOURS = [
-  "#f5a524",
-  "#ff5c7a",
-  "#4cc9f0",
-  "#8bd450",
-  "#c77dff",
-  "#ff8c42",
-  "#2ec4b6",
-  "#f2e86d",
-];
-export const seatColour = (seat) => SEAT_COLOURS[seat % SEAT_COLOURS.length];
-export const initials = (name) =>
-  (name || "?")
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((w) => w[0])
-    .join("")
-    .toUpperCase();
+export {
+  $,
+  $$,
+  ApiError,
+  api,
+  deadline,
+  el,
+  initials,
+  normaliseCode,
+  RoomSocket,
+  SEAT_COLOURS,
+  seatColour,
+  secondsLeft,
+  tokens,
+} from "/static/common/client.js";
 
 /** The picture of a sleeve, with its title and artist as the accessible name. */
 export function sleeveImage(sleeve, className = "sleeve-art") {
@@ -228,15 +57,6 @@ export function votesByCard(votes) {
   });
   return out;
 }
-
-/**
- * A server duration ("seconds left at send time") turned into a local deadline, so pages count
- * down between messages: `deadline(12.5)` is the Date.now() at which those seconds are up.
- */
-export const deadline = (seconds) =>
-  typeof seconds === "number" ? Date.now() + seconds * 1000 : null;
-export const secondsLeft = (until) =>
-  until === null ? null : Math.max(0, Math.ceil((until - Date.now()) / 1000));
 
 // The cooperative score table of the rules: for each player count, the lowest score of each tier
 // after Cacophony (the engine's recordroom/games/disc_cover/scoring.py; a test keeps them equal).

@@ -2,6 +2,7 @@
 // the song, reveal the votes together and grow the mosaic. It holds the host token of the room.
 
 import { andList, has, lang, onLanguage, t } from "/static/common/i18n.js";
+import { qrSvg } from "/static/common/qr.js";
 import {
   $,
   $$,
@@ -19,7 +20,6 @@ import {
   votesByCard,
 } from "./common.js";
 import { cue } from "./cues.js";
-import { qrSvg } from "./qr.js";
 
 const params = new URLSearchParams(location.search);
 const HOLD = Number(params.get("hold") || 5000); // how long a reveal stays on the table, in ms

@@ -3,7 +3,7 @@
 // at least 0.9rem. The full drawing stays on the players' own screens.
 //
 // tableBoard(ed, board, {label}) -> <div class="tboard">
-import { el } from "/static/disc-cover/common.js";
+import { el } from "/static/common/client.js";
 import { lockIcon } from "./sheet.js";
 import { AREA_NAMES, BONUS, bonusWords, colourOf, ROLE_NAMES } from "./words.js";
 

@@ -1,8 +1,8 @@
 // Cards and goals as players see them: a game card with its type, sub-area, points, side colours
 // and what it marks; a goal card with its condition in words and whether a board meets it now.
 
+import { el, initials, seatColour } from "/static/common/client.js";
 import { has, t } from "/static/common/i18n.js";
-import { el, initials, seatColour } from "/static/disc-cover/common.js";
 import {
   BONUS,
   bonusWords,

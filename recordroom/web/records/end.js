@@ -1,8 +1,8 @@
 // The end of a Records game, shared by the table and the player page: every area's points for
 // every player side by side, the winners (and the solo rank), and the replay of the game.
 
+import { api, el, initials, seatColour } from "/static/common/client.js";
 import { has, t } from "/static/common/i18n.js";
-import { api, el, initials, seatColour } from "/static/disc-cover/common.js";
 import { logLines } from "./log.js";
 import { drawSheet } from "./sheet.js";
 import {

@@ -2,8 +2,8 @@
 // of docs/records-edition.md), never re-derived from boards. A mark and the bonuses it sets off
 // are one line: "Ann: Crew: Musician in slot 3 → red harmony box 2 → tour step 4 → single 2".
 
+import { el } from "/static/common/client.js";
 import { has, t } from "/static/common/i18n.js";
-import { el } from "/static/disc-cover/common.js";
 import { bonusWords, cardWords, colourName, goalName, ROLE_NAMES } from "./words.js";
 
 const trigger = (name) => (has(`rec.log.trigger.${name}`) ? t(`rec.log.trigger.${name}`) : name);

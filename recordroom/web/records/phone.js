@@ -1,7 +1,6 @@
 // The player's page (a phone, or a laptop for a solo game): join, then play from your sheet. Every
 // choice comes from the seat's legal actions; the sheet lights up where the card or bonus can go.
 
-import { errorText, t } from "/static/common/i18n.js";
 import {
   $,
   api,
@@ -11,7 +10,8 @@ import {
   RoomSocket,
   seatColour,
   tokens,
-} from "/static/disc-cover/common.js";
+} from "/static/common/client.js";
+import { errorText, t } from "/static/common/i18n.js";
 import { cardFace, directionLine, goalCard } from "./cards.js";
 import { rankName, replayViewer, resultTable } from "./end.js";
 import { logBox, placeWords } from "./log.js";

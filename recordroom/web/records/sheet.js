@@ -5,8 +5,8 @@
 //   targets: Map key -> label of places the player can tap now ("crew:3", "agenda:4",
 //            "assets:0", "harmony:5", "cash:2", "fail"); preview: Set of keys to outline only.
 
+import { el } from "/static/common/client.js";
 import { has, t } from "/static/common/i18n.js";
-import { el } from "/static/disc-cover/common.js";
 import { AREA_NAMES, BONUS, bonusWords, colourOf, ROLE_NAMES, SCORING } from "./words.js";
 
 /** An agenda line's short label under the grid ("row 1", "col 2", "diagonal") in words. */

@@ -3,7 +3,6 @@
 // the deck and who is still choosing; at the end, the scores by area and the replay.
 // Without the host token it is a spectator's screen: the same, minus the host's buttons.
 
-import { t } from "/static/common/i18n.js";
 import {
   $,
   api,
@@ -13,8 +12,9 @@ import {
   RoomSocket,
   seatColour,
   tokens,
-} from "/static/disc-cover/common.js";
-import { qrSvg } from "/static/disc-cover/qr.js";
+} from "/static/common/client.js";
+import { t } from "/static/common/i18n.js";
+import { qrSvg } from "/static/common/qr.js";
 import { tableBoard } from "./board.js";
 import { goalCard } from "./cards.js";
 import { replayViewer, resultTable } from "./end.js";

@@ -1,8 +1,8 @@
 // Draft & Write Records in words: the edition (fetched once), bonus icons, card and goal texts,
 // and the measures a goal condition counts on a board (the same as the engine's, from the view).
 
+import { api } from "/static/common/client.js";
 import { andList, has, onLanguage, t } from "/static/common/i18n.js";
-import { api } from "/static/disc-cover/common.js";
 
 // Every word below comes from the catalogue in the page's language. The Records pages draw much
 // from constants made once: another language chosen on the page reloads it.
