@@ -68,6 +68,7 @@ class Server:
                     return
             except httpx.TransportError:
                 time.sleep(0.05)
+        self.stop()  # never leave a server running behind a failed start
         raise RuntimeError(f"server did not come up: {self.output.read_text()}")
 
     def kill(self) -> None:

@@ -261,7 +261,7 @@ def test_cooperative_game_with_tiebreak_reload_music_and_play_again(night: Playe
     expect(table.locator("#verdict")).to_contain_text(next_tier)
     expect(table.locator("#final-mosaic .tile:not(.empty)")).to_have_count(9)
     href = table.locator("#download").get_attribute("href")
-    assert href == f"/api/rooms/{night.code}/mosaic.png"
+    assert href == f"/api/rooms/{night.code}/mosaic.png?lang=en"  # the table's language
     with urllib.request.urlopen(f"{night.base}{href}") as answer:
         assert answer.headers["content-type"] == "image/png"
         assert answer.read(8) == b"\x89PNG\r\n\x1a\n"
