@@ -355,7 +355,9 @@ def parity_in_play(
     bo = context(browser, PHONE).new_page()
     bo.goto(url)
     bo.wait_for_selector("#seat-screen:not([hidden])")
-    assert bo.inner_text("#me-name") == "Bo" and "seat_token" not in bo.url
+    # The seat's name comes with the first state, a moment after the seat screen shows.
+    bo.wait_for_function("document.querySelector('#me-name').textContent === 'Bo'")
+    assert "seat_token" not in bo.url
     table.click(".seat-link-card button")
 
     # A pick timer: Ann picks, Bo's phone stays idle; when the time runs out Bo's bot picks for
