@@ -118,7 +118,10 @@ def test_a_whole_game_with_a_chinese_table_and_mixed_phones(
     # Nine turns: the three people agree (3 of 4 votes: never a tie).
     for turn in range(1, 10):
         for phone, lang in phones:
-            expect(phone.locator("#phase-title")).to_have_text(turn_title(lang, turn))
+            # A new turn comes after the table's reveal of the last one (about 5 s) and its song.
+            expect(phone.locator("#phase-title")).to_have_text(
+                turn_title(lang, turn), timeout=30_000
+            )
         if turn == 2:
             expect(table.locator("#turn")).to_have_text(turn_title("zh", turn))
             for phone, lang in phones:
