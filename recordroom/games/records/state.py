@@ -18,6 +18,8 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from recordroom.engine.errors import BadState
 from recordroom.engine.values import with_draft
 from recordroom.games.records.board import Board
@@ -148,7 +150,9 @@ def _nested(seq: tuple[tuple[int, ...], ...]) -> str:
 
 
 def _compact(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    # orjson writes the same compact text as json.dumps(separators=(",", ":")) for the ASCII
+    # strings, ints and lists of events and hands, five to ten times faster.
+    return orjson.dumps(value).decode()
 
 
 _INT = frozenset({int})
