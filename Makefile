@@ -42,7 +42,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP)
-	$(BIN)/pytest -n auto --durations=15
+	$(BIN)/pytest -n auto --dist worksteal --durations=15
 
 ## lock: re-resolve requirements.lock from pyproject.toml (needs network access to the package index)
 lock:

@@ -45,3 +45,18 @@ def temporary_user_cache() -> Iterator[Path]:
         os.environ.pop(CACHE_VARIABLE, None)
     else:
         os.environ[CACHE_VARIABLE] = before
+
+
+def _expected_length(item: pytest.Item) -> int:
+    """Longest first: the browser games, then the conformance cases, then everything else."""
+    if item.get_closest_marker("browser") or item.get_closest_marker("slow"):
+        return 0
+    if item.nodeid.startswith("tests/test_conformance.py::test_conformance"):
+        return 1
+    return 2
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Runs the long tests first, so that the two workers of ``make test`` end together instead
+    of one waiting for the other's last browser game (xdist hands out tests in this order)."""
+    items.sort(key=_expected_length)
