@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from recordroom.simulate.ladder import greedy_jobs, ismcts_jobs, run_match
 
 
@@ -12,6 +14,7 @@ def test_greedy_beats_three_random_players() -> None:
     assert figures["decision_seconds"]["greedy"]["decisions"] > 0
 
 
+@pytest.mark.slow  # about a minute: scheduled among the first tests
 def test_searching_bot_holds_its_own_against_greedy_on_a_small_budget() -> None:
     # 200 iterations a decision, far below the hard level's second; seats rotated.
     jobs = ismcts_jobs(2, seed=200, seconds=None, iterations=200)

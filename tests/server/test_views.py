@@ -41,6 +41,7 @@ def connect_all(client: TestClient, code: str, tokens: list[str | None]) -> list
     return sockets
 
 
+@pytest.mark.slow  # a whole game per game: scheduled among the first tests
 @pytest.mark.parametrize("game_name", every_game())
 def test_every_message_is_the_receivers_own_view(client: TestClient, game_name: str) -> None:
     game = load_game(game_name)

@@ -17,6 +17,7 @@ def run(tmp_path: Path, name: str, *args: str) -> dict[str, object]:
     return data
 
 
+@pytest.mark.slow  # games in several processes: scheduled among the first tests
 def test_records_mix_is_the_same_for_any_number_of_workers(tmp_path: Path) -> None:
     flags = ["records", "--players", "3", "--games", "4", "--seed", "9"]
     flags += ["--agents", "greedy,ismcts,random", "--iterations", "5"]
