@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
+import threading
+import time
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.responses import PlainTextResponse
+from starlette.routing import Route
 
 from recordroom import games
 from recordroom.engine.game import Game
 from recordroom.server import Settings
+from recordroom.server.guard import GuardedHttp
 
 from .toy_game import GAME as TOY
 
@@ -104,3 +115,35 @@ class Socket:
     def state(self) -> dict[str, Any]:
         """The last state message received."""
         return next(m for m in reversed(self.received) if m["type"] == "state")
+
+
+@contextlib.contextmanager
+def guarded_hello(protocol: type[GuardedHttp] = GuardedHttp) -> Iterator[int]:
+    """A one-route app ("hello") behind ``protocol`` in a uvicorn thread on a free 127.0.0.1
+    port, for the tests of the HTTP guard; gives the port and stops the server afterwards."""
+
+    async def hello(request: object) -> PlainTextResponse:
+        return PlainTextResponse("hello")
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    config = uvicorn.Config(
+        Starlette(routes=[Route("/", hello)]),
+        host="127.0.0.1",
+        port=port,
+        http=protocol,
+        log_config=None,
+        lifespan="off",
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(10)

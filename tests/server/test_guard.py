@@ -5,19 +5,14 @@ from __future__ import annotations
 import logging
 import re
 import socket
-import threading
 import time
 from collections.abc import Iterator
 
 import pytest
-import uvicorn
-from starlette.applications import Starlette
-from starlette.responses import PlainTextResponse
-from starlette.routing import Route
 
 from recordroom.server.guard import GuardedHttp, RedactTokens
 
-from .helpers import TestClient
+from .helpers import TestClient, guarded_hello
 
 
 class QuickGuard(GuardedHttp):
@@ -26,31 +21,9 @@ class QuickGuard(GuardedHttp):
 
 @pytest.fixture
 def guarded() -> Iterator[int]:
-    """A tiny app behind the guarded protocol on a free 127.0.0.1 port."""
-
-    async def hello(request: object) -> PlainTextResponse:
-        return PlainTextResponse("hello")
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    config = uvicorn.Config(
-        Starlette(routes=[Route("/", hello)]),
-        host="127.0.0.1",
-        port=port,
-        http=QuickGuard,
-        log_config=None,
-        lifespan="off",
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    yield port
-    server.should_exit = True
-    thread.join(10)
+    """A tiny app behind a guard with a short request timeout, on a free 127.0.0.1 port."""
+    with guarded_hello(QuickGuard) as port:
+        yield port
 
 
 def test_a_request_that_never_completes_is_closed(guarded: int) -> None:

@@ -5,46 +5,20 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
-import threading
-import time
 from collections.abc import Iterator
 
 import pytest
-import uvicorn
-from starlette.applications import Starlette
-from starlette.responses import PlainTextResponse
-from starlette.routing import Route
 
-from recordroom.server.guard import MAX_HEAD_BYTES, GuardedHttp
+from recordroom.server.guard import MAX_HEAD_BYTES
+
+from .helpers import guarded_hello
 
 
 @pytest.fixture
 def port() -> Iterator[int]:
     """A tiny app behind the guarded protocol on a free 127.0.0.1 port."""
-
-    async def hello(request: object) -> PlainTextResponse:
-        return PlainTextResponse("hello")
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        free: int = probe.getsockname()[1]
-    config = uvicorn.Config(
-        Starlette(routes=[Route("/", hello)]),
-        host="127.0.0.1",
-        port=free,
-        http=GuardedHttp,
-        log_config=None,
-        lifespan="off",
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    yield free
-    server.should_exit = True
-    thread.join(10)
+    with guarded_hello() as free:
+        yield free
 
 
 def answer(port: int, request: bytes) -> bytes:
