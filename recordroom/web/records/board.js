@@ -4,10 +4,16 @@
 //
 // tableBoard(ed, board, {label}) -> <div class="tboard">
 import { el } from "/static/common/client.js";
+import { t } from "/static/common/i18n.js";
 import { lockIcon } from "./sheet.js";
-import { AREA_NAMES, BONUS, bonusWords, colourOf, ROLE_NAMES } from "./words.js";
+import { AREA_NAMES, BONUS, bonusWords, colourName, colourOf, ROLE_NAMES } from "./words.js";
 
-const SHORT_ROLE = { singer: "Lead", musician: "Mus.", producer: "Prod.", backstage: "Back." };
+const SHORT_ROLE = Object.fromEntries(
+  ["singer", "musician", "producer", "backstage"].map((role) => [
+    role,
+    t(`rec.board.short.${role}`),
+  ]),
+);
 
 /** A bonus as a round coloured icon with its glyph; its name for a screen reader and a hover. */
 export function bonusChip(name, done = false) {
@@ -18,7 +24,7 @@ export function bonusChip(name, done = false) {
     "span",
     {
       class: `tb-icon${done ? " done" : ""}`,
-      title: `bonus: ${bonusWords(name)}`,
+      title: t("rec.board.bonus", { bonus: bonusWords(name) }),
       "data-bonus": name,
       style: { background: colour ? colourOf(colour) : info.tint },
     },
@@ -59,8 +65,11 @@ function crewGrid(ed, board) {
         {
           class: `tb-slot${placed ? " placed" : ""}${slot.cash !== null && !lifted ? " locked" : ""}`,
           title: placed
-            ? `${ROLE_NAMES[slot.role]}: ${ed.cards[placed.card].points * placed.multiplier} points`
-            : `${ROLE_NAMES[slot.role]}: empty`,
+            ? t("rec.board.slot_points", {
+                role: ROLE_NAMES[slot.role],
+                count: ed.cards[placed.card].points * placed.multiplier,
+              })
+            : t("rec.board.slot_empty", { role: ROLE_NAMES[slot.role] }),
           style,
         },
         inner,
@@ -97,20 +106,20 @@ export function tableBoard(ed, board, options = {}) {
     {
       class: "tboard",
       role: "group",
-      "aria-label": options.label || "Player sheet",
+      "aria-label": options.label || t("rec.sheet.label"),
       style: board.lead_singer ? { "--lead": colourOf(board.lead_singer) } : {},
     },
     crewGrid(ed, board),
     el(
       "div",
       { class: "tb-areas" },
-      line("crew", `${placed} of ${ed.crew.length}`, b.crew),
+      line("crew", t("rec.board.of", { n: placed, total: ed.crew.length }), b.crew),
       line(
         "tour",
         [
-          `step ${board.tour} of ${ed.tour.length}`,
+          t("rec.board.step", { n: board.tour, total: ed.tour.length }),
           nextStep(ed, board)
-            ? el("span", { class: "tb-next" }, " next ", nextStep(ed, board))
+            ? el("span", { class: "tb-next" }, ` ${t("rec.board.next")} `, nextStep(ed, board))
             : null,
         ],
         b.tour,
@@ -127,7 +136,7 @@ export function tableBoard(ed, board, options = {}) {
             "span",
             {
               class: "tb-icon tb-count",
-              title: `${colour} harmonies`,
+              title: t("rec.board.harmonies", { colour: colourName(colour) }),
               style: { background: colourOf(colour) },
             },
             String((board.harmonies[colour] || []).length),
@@ -137,10 +146,20 @@ export function tableBoard(ed, board, options = {}) {
       ),
       line(
         "agenda",
-        [bonusChip("agenda"), ` ${board.agenda.length} of ${ed.agenda.rows * ed.agenda.columns}`],
+        [
+          bonusChip("agenda"),
+          ` ${t("rec.board.of", { n: board.agenda.length, total: ed.agenda.rows * ed.agenda.columns })}`,
+        ],
         null,
       ),
-      line("assets", [bonusChip("asset"), ` ${board.assets.length} of ${ed.assets.boxes}`], null),
+      line(
+        "assets",
+        [
+          bonusChip("asset"),
+          ` ${t("rec.board.of", { n: board.assets.length, total: ed.assets.boxes })}`,
+        ],
+        null,
+      ),
       line(
         "multiplier",
         ed.multipliers.map((value, i) =>
@@ -149,18 +168,18 @@ export function tableBoard(ed, board, options = {}) {
             {
               class: `tb-mult${i < board.multipliers.earned ? " earned" : ""}${spent.has(i) ? " spent" : ""}`,
               title: spent.has(i)
-                ? `×${value}: used`
+                ? t("rec.mult.used", { value })
                 : i < board.multipliers.earned
-                  ? `×${value}: ready`
-                  : `×${value}: not earned yet`,
+                  ? t("rec.mult.ready", { value })
+                  : t("rec.mult.not_earned", { value }),
             },
             `×${value}`,
           ),
         ),
         null,
       ),
-      line("fail", `${board.fails} of ${ed.fail.penalties.length}`, b.fail),
-      line("goals", `${board.goals.length} of ${ed.goal_boxes}`, b.goals),
+      line("fail", t("rec.board.of", { n: board.fails, total: ed.fail.penalties.length }), b.fail),
+      line("goals", t("rec.board.of", { n: board.goals.length, total: ed.goal_boxes }), b.goals),
     ),
   );
 }

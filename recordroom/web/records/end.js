@@ -209,7 +209,7 @@ export function replayViewer(ed, code, seats, options = {}) {
           "div",
           { class: "mini" },
           el("h4", {}, player(seats, i), el("b", {}, ` ${b.score}`)),
-          draw(ed, b, { label: `${seats[i]?.name} at step ${step}` }),
+          draw(ed, b, { label: t("rec.end.board_label", { name: seats[i]?.name, step }) }),
         ),
       ),
     );

@@ -13,7 +13,7 @@ function lineName(name) {
   return has(`rec.line.${kind}`) ? t(`rec.line.${kind}`, { n }) : name;
 }
 /** A cash restriction of the edition ("crew 4", "tour 6") in words. */
-function restrictionName(name) {
+export function restrictionName(name) {
   const [area, n] = String(name).split(" ");
   return has(`rec.area.${area}`) ? `${t(`rec.area.${area}`)} ${n ?? ""}`.trim() : name;
 }

@@ -91,11 +91,7 @@ function lock(x, y, lifted) {
   return s(
     "g",
     { class: `cash-lock${lifted ? " lifted" : ""}` },
-    s(
-      "title",
-      {},
-      lifted ? "cash restriction lifted" : "cash restriction: lift it with a cash bonus first",
-    ),
+    s("title", {}, lifted ? t("rec.sheet.lock_lifted") : t("rec.sheet.lock_hint")),
     s("rect", {
       x: x - 11,
       y: y - 8,
@@ -133,7 +129,7 @@ export function lockIcon(lifted = false, attributes = {}) {
       viewBox: "-14 -22 28 34",
       class: "legend-lock",
       role: "img",
-      "aria-label": lifted ? "cash restriction lifted" : "cash restriction",
+      "aria-label": lifted ? t("rec.sheet.lock_lifted") : t("rec.sheet.lock_aria"),
       ...attributes,
     },
     lock(0, 0, lifted),
@@ -519,7 +515,7 @@ function tourArea(ctx) {
         ? s(
             "g",
             {},
-            s("title", {}, "you are here"),
+            s("title", {}, t("rec.sheet.here")),
             s("path", { d: `M${x + U / 2 - 9} ${y - 2}l9 -10l9 10z`, fill: INK }),
           )
         : null,
@@ -586,10 +582,10 @@ function multiplierArea(ctx) {
           "title",
           {},
           spent
-            ? `×${value}: used`
+            ? t("rec.mult.used", { value })
             : earned
-              ? `×${value}: ready to use on a crew member`
-              : `×${value}: not earned yet`,
+              ? t("rec.mult.ready_crew", { value })
+              : t("rec.mult.not_earned", { value }),
         ),
       );
     }),
@@ -797,7 +793,13 @@ function scoresArea(ctx) {
     );
   });
   const x = 6 + SCORING.length * W;
-  parts.push(text(x + 36, 14, "Total", { "font-size": 12, fill: "#5b4a36", "font-weight": 700 }));
+  parts.push(
+    text(x + 36, 14, t("rec.sheet.total"), {
+      "font-size": 12,
+      fill: "#5b4a36",
+      "font-weight": 700,
+    }),
+  );
   parts.push(
     s("rect", {
       x: x + 4,
@@ -863,28 +865,40 @@ function areaScore(area, board) {
 /** The whole sheet: a section per area, each headed by its name and its points. */
 /** What an area does and how it scores, in words, from the edition's numbers. */
 export function areaHelp(ed, area) {
-  const list = (xs) => xs.join(", ");
+  const list = (xs) => xs.join(t("common.list_sep"));
   switch (area) {
     case "crew":
-      return `Place a crew card in an empty slot of its role (a $ lock needs a cash removal first). It scores its points, times a multiplier if you spend one. Touching sides of one colour tick a harmony of that colour; a slot's icon is the bonus it gives. Each empty slot at the end ticks a fail box. The lead singer slot wears your lead colour on all sides.`;
-    case "agenda":
-      return `An agenda card ticks any empty box. Each completed row, column or diagonal gives its bonus (${list(ed.agenda.lines.filter((l) => l.bonus).map((l) => `${l.name}: ${bonusWords(l.bonus)}`))}). No points of its own.`;
-    case "harmonies":
-      return `Harmony bonuses tick boxes: a full colour row scores ${ed.harmonies.row_points}, a column full in every colour ${ed.harmonies.column_points}. Some boxes give a bonus.`;
-    case "tour":
-      return `Each tour bonus moves one step on (a $ lock needs a cash removal first). You score the points of the last step reached: ${list(ed.tour.map((s) => s.points))}.`;
-    case "release":
-      return `Album and single bonuses tick the next box of their line (${ed.release.albums.length} albums, ${ed.release.singles.length} singles). Release scores albums × singles.`;
-    case "multiplier":
-      return `A multiplier bonus earns the next box (${list(ed.multipliers.map((m) => `×${m}`))}); spend one when placing a crew card to multiply its points. Once each.`;
     case "assets":
-      return `An asset card ticks any empty box; two ticked neighbours give the bonus between them. No points of their own.`;
-    case "fail":
-      return `A failed card (or, at the end, an empty crew slot) ticks the next box; you score the last box ticked: ${list(ed.fail.penalties)}. A full track ends the game.`;
-    case "goals":
-      return `Claimed goals write their points here, at most ${ed.goal_boxes}; the last box claimed ends the game.`;
     case "scores":
-      return "Your total: goals, release, crew, tour, harmonies and the fail track.";
+      return t(`rec.help.${area}`);
+    case "agenda":
+      return t("rec.help.agenda", {
+        bonuses: list(
+          ed.agenda.lines
+            .filter((l) => l.bonus)
+            .map((l) =>
+              t("rec.help.line_bonus", { line: lineLabel(l.name), bonus: bonusWords(l.bonus) }),
+            ),
+        ),
+      });
+    case "harmonies":
+      return t("rec.help.harmonies", {
+        row: ed.harmonies.row_points,
+        column: ed.harmonies.column_points,
+      });
+    case "tour":
+      return t("rec.help.tour", { points: list(ed.tour.map((s) => s.points)) });
+    case "release":
+      return t("rec.help.release", {
+        albums: ed.release.albums.length,
+        singles: ed.release.singles.length,
+      });
+    case "multiplier":
+      return t("rec.help.multiplier", { values: list(ed.multipliers.map((m) => `×${m}`)) });
+    case "fail":
+      return t("rec.help.fail", { penalties: list(ed.fail.penalties) });
+    case "goals":
+      return t("rec.help.goals", { boxes: ed.goal_boxes });
     default:
       return "";
   }
@@ -902,7 +916,7 @@ export function drawSheet(ed, board, options = {}) {
   const lead = board.lead_singer;
   const sheet = el("div", {
     class: `sheet${options.small ? " small" : ""}`,
-    "aria-label": options.label || "Player sheet",
+    "aria-label": options.label || t("rec.sheet.label"),
     style: lead ? { "--lead": colourOf(lead) } : {},
   });
   const busy = new Set([...ctx.targets.keys()].map((k) => areaOfKey(ed, k)));
@@ -926,7 +940,7 @@ export function drawSheet(ed, board, options = {}) {
                 type: "button",
                 class: "area-title",
                 "aria-expanded": "false",
-                title: "What this area does",
+                title: t("rec.sheet.help_title"),
                 onclick: (event) => {
                   const open = section.querySelector(".area-help");
                   event.currentTarget.setAttribute("aria-expanded", String(!open));
@@ -953,7 +967,7 @@ export function drawSheet(ed, board, options = {}) {
 export function legend() {
   return el(
     "div",
-    { class: "legend", "aria-label": "Bonus icons" },
+    { class: "legend", "aria-label": t("rec.sheet.legend") },
     Object.entries(BONUS).map(([_name, info]) =>
       el(
         "span",

@@ -461,7 +461,7 @@ function showSeatLink(seat, token) {
   const qr = el("div", {
     class: "seat-qr",
     role: "img",
-    "aria-label": `QR code of ${seat.name}'s seat link`,
+    "aria-label": t("rec.table.qr_aria", { name: seat.name }),
   });
   qr.innerHTML = qrSvg(url);
   $("#seat-link").replaceChildren(
@@ -472,7 +472,7 @@ function showSeatLink(seat, token) {
       el(
         "div",
         {},
-        el("p", {}, `${seat.name}'s seat on a new phone: scan the code, or open`),
+        el("p", {}, t("rec.table.seat_link", { name: seat.name })),
         el("p", { class: "seat-link", "data-url": url }, url.replace(/^https?:\/\//, "")),
         el(
           "button",
@@ -481,7 +481,7 @@ function showSeatLink(seat, token) {
             class: "quiet small",
             onclick: () => $("#seat-link").replaceChildren(),
           },
-          "Close",
+          t("common.close"),
         ),
       ),
     ),
