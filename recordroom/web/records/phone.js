@@ -14,7 +14,7 @@ import {
 import { errorText, t } from "/static/common/i18n.js";
 import { cardFace, directionLine, goalCard } from "./cards.js";
 import { rankName, replayViewer, resultTable } from "./end.js";
-import { logBox, placeWords } from "./log.js";
+import { logBox, placeWords, restrictionName } from "./log.js";
 import { AREA_ORDER, areaOfKey, drawSheet, legend } from "./sheet.js";
 import {
   AREA_NAMES,
@@ -25,7 +25,6 @@ import {
   goalName,
   loadEdition,
   names,
-  plural,
   ROLE_NAMES,
   soloEdition,
   splitBonus,
@@ -77,7 +76,7 @@ $("#join-form").addEventListener("submit", async (event) => {
   code = normaliseCode($("#join-code").value);
   const name = $("#join-name").value.trim();
   if (code.length !== 4) {
-    $("#join-error").textContent = "A room code has 4 letters.";
+    $("#join-error").textContent = t("common.code_letters");
     return;
   }
   $("#join-button").disabled = true;
@@ -190,16 +189,26 @@ function keyLabel(key) {
   const i = Number(n);
   if (kind === "crew") {
     const slot = ed.crew[i];
-    return `Crew slot ${i + 1}: ${ROLE_NAMES[slot.role]}${slot.bonus ? `, bonus ${bonusWords(slot.bonus)}` : ""}`;
+    const role = ROLE_NAMES[slot.role];
+    return slot.bonus
+      ? t("rec.ph.t.crew_bonus", { n: i + 1, role, bonus: bonusWords(slot.bonus) })
+      : t("rec.ph.t.crew", { n: i + 1, role });
   }
   if (kind === "agenda")
-    return `Agenda box ${i + 1} (row ${Math.floor(i / ed.agenda.columns) + 1}, column ${(i % ed.agenda.columns) + 1})`;
-  if (kind === "assets") return `Asset box ${i + 1}`;
+    return t("rec.ph.t.agenda", {
+      n: i + 1,
+      row: Math.floor(i / ed.agenda.columns) + 1,
+      column: (i % ed.agenda.columns) + 1,
+    });
+  if (kind === "assets") return t("rec.ph.t.asset", { n: i + 1 });
   if (kind === "harmony") {
     const colour = ed.colours[Math.floor(i / ed.harmonies.columns)];
-    return `${colour} harmony box ${(i % ed.harmonies.columns) + 1}`;
+    return t("rec.ph.t.harmony", {
+      colour: colourName(colour),
+      n: (i % ed.harmonies.columns) + 1,
+    });
   }
-  if (kind === "cash") return `Lift the cash restriction on ${ed.restrictions[i]}`;
+  if (kind === "cash") return t("rec.ph.t.cash", { place: restrictionName(ed.restrictions[i]) });
   if (kind === "fail") return t("rec.ph.fail_the_card");
   return key;
 }
@@ -330,8 +339,7 @@ function choose(action) {
       penalty === undefined
         ? t("rec.ph.fail_full")
         : t("rec.ph.fail_tick", { box: board.fails + 1, penalty });
-    if (lost.length)
-      text += ` Its ${names(lost.map(bonusWords))} bonus is lost: nowhere to put it.`;
+    if (lost.length) text += t("rec.ph.fail_lost", { bonuses: names(lost.map(bonusWords)) });
   } else if (lost.length) {
     text = t("rec.ph.lose_bonus", { bonuses: names(lost.map(bonusWords)) });
   }
@@ -371,7 +379,7 @@ function render(state) {
             { class: "disc tiny", style: { "--c": seatColour(seat.seat) } },
             el("span", {}, initials(seat.name)),
           ),
-          `${seat.name}${seat.bot ? " · bot" : ""}`,
+          `${seat.name}${seat.bot ? t("rec.table.seat_bot") : ""}`,
         ),
       ),
     );
@@ -485,7 +493,9 @@ function noteTimeout(state) {
     timedOut = {
       phase: timed.phase,
       key: timed.key,
-      text: `Time ran out: your bot ${card ? `picked ${cardWords(ed, card).title}` : "chose"} for you this once. The next choice is yours.`,
+      text: card
+        ? t("rec.ph.timed_out_pick", { card: cardWords(ed, card).title })
+        : t("rec.ph.timed_out"),
     };
   }
   const open = you.to_act && !you.pending;
@@ -511,8 +521,7 @@ function showCountdown() {
   if (!$("#countdown")) return;
   const left = timed?.running ? Math.max(0, Math.ceil((timed.until - Date.now()) / 1000)) : null;
   $("#countdown").hidden = left === null;
-  $("#countdown").textContent =
-    left === null ? "" : `◷ ${left} s to choose, or your bot chooses for you`;
+  $("#countdown").textContent = left === null ? "" : t("rec.ph.countdown", { seconds: left });
 }
 setInterval(showCountdown, 500);
 
@@ -707,7 +716,11 @@ function renderPanel(state) {
               "data-change": canChange ? "pick" : null,
               "data-card": id,
               "aria-pressed": String(isChosen),
-              "aria-label": `${cardWords(ed, id).title}: ${cardWords(ed, id).marks}${nowhere ? " (no place for it: it would be failed)" : ""}${isChosen ? " (your pick)" : ""}`,
+              "aria-label": [
+                t("rec.ph.card_aria", cardWords(ed, id)),
+                nowhere ? t("rec.ph.card_aria_nowhere") : "",
+                isChosen ? t("rec.ph.card_aria_mine") : "",
+              ].join(""),
               onclick: () => send({ type: "pick", card: id }),
             },
             face,
@@ -782,7 +795,7 @@ function renderPanel(state) {
               "data-act": "done",
               onclick: () => send({ type: "done" }),
             },
-            "Done",
+            t("rec.ph.done_button"),
           ),
           undo,
         ),
@@ -805,12 +818,14 @@ function renderPanel(state) {
           el(
             "p",
             {},
-            `${plural(options.length, "place glows", "places glow")} on your ${names(areas)}.`,
+            t("rec.ph.glow", { count: options.length, areas: names(areas) }),
             you.queue.length > 1
               ? el(
                   "span",
                   { class: "muted" },
-                  ` Then: ${you.queue.slice(1).map(bonusWords).join(", ")}.`,
+                  t("rec.ph.then", {
+                    bonuses: you.queue.slice(1).map(bonusWords).join(t("common.list_sep")),
+                  }),
                 )
               : "",
           ),
@@ -845,7 +860,7 @@ function renderPanel(state) {
               )
             : null,
           choiceButton(
-            chosen === "pass" ? "Passed" : "Pass",
+            chosen === "pass" ? t("rec.ph.passed") : t("rec.ph.pass"),
             { type: "pass" },
             { class: "quiet", pressed: chosen === "pass" },
           ),
@@ -864,7 +879,7 @@ function renderPanel(state) {
               key: "claim",
             }),
           ),
-        choiceButton("Pass", { type: "pass" }, { class: "quiet" }),
+        choiceButton(t("rec.ph.pass"), { type: "pass" }, { class: "quiet" }),
       ),
     );
   }
@@ -904,14 +919,7 @@ function renderPanel(state) {
       onchange: (event) => live.act({ type: "setting", pass_unmet: event.target.checked }),
     });
     box.checked = Boolean(you.pass_unmet);
-    parts.push(
-      el(
-        "label",
-        { class: "setting", for: "pass-unmet" },
-        box,
-        " Pass my private goal without asking while I cannot meet it",
-      ),
-    );
+    parts.push(el("label", { class: "setting", for: "pass-unmet" }, box, t("rec.ph.pass_unmet")));
   }
   panel.replaceChildren(...parts);
 }
@@ -1083,7 +1091,7 @@ function renderChooser(state) {
               render(last);
             },
           },
-          "Back",
+          t("rec.ph.back"),
         ),
       ),
     );
@@ -1125,7 +1133,7 @@ function renderChooser(state) {
             render(last);
           },
         },
-        "Back",
+        t("rec.ph.back"),
       ),
     ),
   );
