@@ -80,3 +80,17 @@ def test_a_thread_never_reads_the_memo_of_another_threads_state() -> None:
     worker.join()
     assert seen == [False, True]
     assert memo.record(mine) is record and GAME.legal_actions(mine, min(mine.active)) is legal
+
+
+def test_the_memo_keeps_the_recent_states_of_a_thread_and_no_more() -> None:
+    """A batch of games stepped in turn finds each game's record again; the memo stays bounded."""
+    first = middle(6)
+    kept = memo.record(first)
+    others = [first._replace(turn=i) for i in range(memo.RECENT - 1)]
+    for state in others:
+        memo.record(state).legal[0] = ()
+    assert memo.record(first) is kept
+    assert all(memo.record(state).legal == {0: ()} for state in others)
+    for i in range(2 * memo.RECENT + 1):
+        memo.record(first._replace(round=i))
+    assert memo.record(first) is not kept and memo.record(first).legal == {}
