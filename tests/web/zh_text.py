@@ -102,3 +102,37 @@ def save_small(page: Page, path: Path) -> None:
         if path.stat().st_size < SHOT_LIMIT:
             break
     assert path.stat().st_size < SHOT_LIMIT, f"{path.name} is {path.stat().st_size} bytes"
+
+
+# What a screen reader reads besides the text: the aria-labels and titles of visible elements,
+# and the <title> of an SVG drawing (a tooltip on hover).
+LABELS = """(skip) => {
+  const said = [];
+  for (const node of document.body.querySelectorAll("[aria-label], [title], svg title")) {
+    if (node.closest(skip)) continue;
+    const own = node.tagName.toLowerCase() === "title" && node.closest("svg");
+    const host = own ? node.parentElement : node;
+    if (!host || !host.checkVisibility() || host.closest("[hidden]")) continue;
+    if (own) said.push(node.textContent);
+    for (const name of ["aria-label", "title"])
+      if (node.hasAttribute(name)) said.push(node.getAttribute(name));
+  }
+  return said.join(" ");
+}"""
+
+
+def latin_labels(page: Page, names: set[str]) -> list[str]:
+    """The Latin words of the visible elements' aria-labels and titles that are neither names nor
+    on the allow-list (``latin_words`` reads the text)."""
+    # The language switch is labelled in every language on purpose ("Language · 语言").
+    text = page.evaluate(LABELS, f"{NAME_SELECTORS}, select.lang-switch")
+    allowed = ALLOWED | {n.lower() for n in names}
+    return sorted({w for w in LATIN.findall(text) if w.lower().strip("'’") not in allowed})
+
+
+def visible_text(page: Page, names: set[str]) -> str:
+    """A page's visible text, names taken out (to check an English page shows no Chinese)."""
+    text = str(page.evaluate(VISIBLE_TEXT, NAME_SELECTORS))
+    for name in names:
+        text = text.replace(name, " ")
+    return text

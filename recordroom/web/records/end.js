@@ -158,7 +158,7 @@ export function describe(ed, entry, seats) {
 /** The replay: step through the log, every sheet as the table saw it after that step. */
 export function replayViewer(ed, code, seats, options = {}) {
   const draw = options.board || ((e, b, o) => drawSheet(e, b, { ...o, small: true }));
-  const box = el("section", { class: "replay", "aria-label": "Replay" });
+  const box = el("section", { class: "replay", "aria-label": t("rec.end.replay") });
   const caption = el("p", { class: "replay-caption", role: "status", "aria-live": "polite" });
   const boards = el("div", { class: "replay-boards" });
   const range = el("input", {
@@ -221,7 +221,7 @@ export function replayViewer(ed, code, seats, options = {}) {
     timer = setTimeout(() => go(Number(range.value)), 120);
   });
   box.append(
-    el("h3", {}, "Replay"),
+    el("h3", {}, t("rec.end.replay")),
     el(
       "div",
       { class: "replay-controls" },

@@ -7,7 +7,19 @@
 
 import { el } from "/static/common/client.js";
 import { has, t } from "/static/common/i18n.js";
-import { AREA_NAMES, BONUS, bonusWords, colourOf, ROLE_NAMES, SCORING } from "./words.js";
+import {
+  AREA_NAMES,
+  BONUS,
+  bonusWords,
+  colourName,
+  colourOf,
+  goalName,
+  ROLE_NAMES,
+  SCORING,
+} from "./words.js";
+
+/** A name cut to fit under a goal box (ten characters at most). */
+const shortName = (name) => (name.length > 10 ? `${name.slice(0, 9)}…` : name);
 
 /** An agenda line's short label under the grid ("row 1", "col 2", "diagonal") in words. */
 function lineLabel(name) {
@@ -62,7 +74,7 @@ export function bonusIcon(name, x, y, r = 11, done = false) {
   return s(
     "g",
     { class: `bonus${done ? " done" : ""}`, "data-bonus": name },
-    s("title", {}, `bonus: ${bonusWords(name)}`),
+    s("title", {}, t("rec.board.bonus", { bonus: bonusWords(name) })),
     s("circle", { cx: x, cy: y, r, fill, stroke: "#fff8", "stroke-width": 1.5 }),
     text(x, y + 0.5, info.glyph, {
       class: "glyph",
@@ -313,7 +325,7 @@ function crewArea(ctx) {
         s(
           "g",
           { class: "harmony-note" },
-          s("title", {}, `${mine[side]} harmony`),
+          s("title", {}, t("rec.bonus.harmony_colour", { colour: colourName(mine[side]) })),
           s("circle", {
             cx,
             cy,
@@ -431,7 +443,13 @@ function agendaArea(ctx) {
     const done = line.boxes.every((b) => board.agenda.includes(b));
     const g = bonusIcon(line.bonus, X(column) + U / 2, Y(row) + U / 2 - 6, 13, done);
     if (g) {
-      g.prepend(s("title", {}, `${line.name}: ${bonusWords(line.bonus)}`));
+      g.prepend(
+        s(
+          "title",
+          {},
+          t("rec.help.line_bonus", { line: lineLabel(line.name), bonus: bonusWords(line.bonus) }),
+        ),
+      );
       parts.push(g);
     }
     parts.push(
@@ -744,14 +762,18 @@ function goalsArea(ctx) {
             })
           : null,
         goal && goalNames !== false
-          ? text(
-              x + U / 2,
-              y + U - 8,
-              goal.name.length > 10 ? `${goal.name.slice(0, 9)}…` : goal.name,
-              { "font-size": 8, fill: "#7a6a55" },
+          ? text(x + U / 2, y + U - 8, shortName(goalName(ed, id)), {
+              "font-size": 8,
+              fill: "#7a6a55",
+            })
+          : null,
+        goal
+          ? s(
+              "title",
+              {},
+              t("rec.sheet.goal_points", { name: goalName(ed, id), count: goal.points }),
             )
           : null,
-        goal ? s("title", {}, `${goal.name}: ${goal.points} points`) : null,
       ),
     );
   }
