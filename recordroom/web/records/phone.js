@@ -656,7 +656,7 @@ function renderPanel(state) {
         { class: "colour-choices" },
         ed.colours.map((colour) => {
           const b = choiceButton(
-            colour,
+            colourName(colour),
             { type: "lead_singer", colour },
             {
               class: `colour-choice${chosen === colour ? " chosen" : ""}`,
@@ -937,13 +937,13 @@ function renderPlayers(state) {
           ? cardWords(ed, view.revealed[seat.seat]).title
           : null;
       const status = marking
-        ? `${revealed ? `${revealed} · ` : ""}${waiting.has(seat.seat) ? "marking…" : "done ✓"}`
+        ? `${revealed ? `${revealed} · ` : ""}${waiting.has(seat.seat) ? t("rec.table.marking") : t("rec.table.done")}`
         : choosing
           ? waiting.has(seat.seat)
-            ? "choosing…"
-            : "chosen ✓"
+            ? t("rec.table.choosing")
+            : t("rec.table.chosen")
           : revealed
-            ? `plays ${revealed}`
+            ? t("rec.table.plays", { card: revealed })
             : "";
       return el(
         "span",
