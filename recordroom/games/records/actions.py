@@ -12,7 +12,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from recordroom.games.records import board as bd
 from recordroom.games.records.edition import Edition, bonus_name, load_edition
+from recordroom.games.records.kinds import HARMONY_OF, CardKind
 
 Action = dict[str, Any]
 
@@ -71,6 +73,17 @@ class Actions:
         )
         self._edition = edition
         self._bonus: dict[tuple[int, int], Action] = {}
+        # Tables for the mark and bonus actions a board allows, built as boards ask for them.
+        self._kinds = tuple(c.kind for c in edition.cards)
+        self._roles = tuple(c.role for c in edition.cards)
+        role_slots: dict[int, list[tuple[int, int]]] = {}
+        for i, slot in enumerate(edition.crew_slots):
+            role_slots.setdefault(slot.role, []).append((i, slot.restriction))
+        self._role_slots = {role: tuple(slots) for role, slots in role_slots.items()}
+        self._boxes: dict[tuple[str, int], tuple[Action, ...]] = {}
+        self._spendable: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._placements: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[Action, ...]] = {}
+        self._targets: dict[tuple[int, int], tuple[Action, ...]] = {}
 
     def crew_mark(self, slot: int, multiplier: int) -> Action:
         """Place in ``slot``, spending multiplier box ``multiplier`` (-1: none)."""
@@ -84,6 +97,75 @@ class Actions:
             action = {"type": "bonus", "bonus": bonus_name(self._edition, code), "box": target}
             self._bonus[key] = action
         return action
+
+    def marks(self, board: bd.Board, card: int) -> tuple[Action, ...]:
+        """The ``mark`` actions of played ``card`` on ``board``, in a fixed order: free agenda or
+        asset boxes in box order; for crew, each open slot of its role in slot order, placed
+        without a multiplier and then with each unspent multiplier value (one box per value)."""
+        kind = self._kinds[card]
+        if kind == CardKind.AGENDA:
+            return self._free_boxes("agenda", board.agenda)
+        if kind == CardKind.ASSET:
+            return self._free_boxes("assets", board.assets)
+        crew, cash = board.crew, board.cash
+        slots = tuple(
+            [
+                i
+                for i, restriction in self._role_slots.get(self._roles[card], ())
+                if crew[i] == bd.EMPTY and (restriction < 0 or cash >> restriction & 1)
+            ]
+        )
+        if not slots:
+            return ()
+        key = (board.mult_earned, board.mult_spent)
+        spendable = self._spendable.get(key)
+        if spendable is None:
+            spendable = self._spendable[key] = self._spendable_of(board)
+        placements = self._placements.get((slots, spendable))
+        if placements is None:
+            placements = self._placements[slots, spendable] = tuple(
+                self.crew_mark(slot, m) for slot in slots for m in (-1, *spendable)
+            )
+        return placements
+
+    def _spendable_of(self, board: bd.Board) -> tuple[int, ...]:
+        # Two unspent boxes of the same value are the same choice: the first of each value.
+        spendable = []
+        seen = set()
+        for m in bd.unused_multipliers(self._edition, board):
+            value = self._edition.multipliers[m]
+            if value not in seen:
+                seen.add(value)
+                spendable.append(m)
+        return tuple(spendable)
+
+    def _free_boxes(self, area: str, ticked: int) -> tuple[Action, ...]:
+        key = (area, ticked)
+        known = self._boxes.get(key)
+        if known is None:
+            boxes = self.agenda if area == "agenda" else self.asset
+            known = self._boxes[key] = tuple(a for b, a in enumerate(boxes) if not ticked >> b & 1)
+        return known
+
+    def bonuses(self, board: bd.Board, code: int) -> tuple[Action, ...]:
+        """The ``bonus`` actions of bonus ``code`` on ``board``: one per target of
+        :func:`board.bonus_targets`, in its order."""
+        if code == bd.CASH:
+            key = (code, board.cash)
+        elif code == bd.AGENDA:
+            key = (code, board.agenda)
+        elif code == bd.ASSET:
+            key = (code, board.assets)
+        elif code == bd.HARMONY or code >= HARMONY_OF:
+            key = (code, board.harmonies)
+        else:  # a track's next box: one target or none
+            return tuple(self.bonus(code, t) for t in bd.bonus_targets(self._edition, board, code))
+        known = self._targets.get(key)
+        if known is None:
+            known = self._targets[key] = tuple(
+                self.bonus(code, t) for t in bd.bonus_targets(self._edition, board, code)
+            )
+        return known
 
 
 @cache

@@ -44,7 +44,7 @@ from recordroom.games.records.actions import (
 from recordroom.games.records.bots import GreedyAgent
 from recordroom.games.records.determinize import determinize
 from recordroom.games.records.edition import Edition, EditionError, for_players, load_edition
-from recordroom.games.records.kinds import CHOICE_PHASES, UNDOABLE, CardKind, Phase
+from recordroom.games.records.kinds import CHOICE_PHASES, UNDOABLE, Phase
 from recordroom.games.records.levels import LEVELS, level_agent
 from recordroom.games.records.state import NONE, Draft, State, dumps, loads
 from recordroom.games.records.view import view
@@ -288,11 +288,11 @@ class RecordsGame:
             queue = s.queues[seat]
             if queue:
                 code = queue[0]
-                targets = tuple(acts.bonus(code, t) for t in bd.bonus_targets(ed, board, code))
+                targets = acts.bonuses(board, code)
                 return (*targets, UNDO) if _can_undo(s, seat) else targets
             if card == NONE:
                 return (DONE, UNDO) if _can_undo(s, seat) else (DONE,)
-            return (*_mark_actions(ed, acts, board, card), FAIL)
+            return (*acts.marks(board, card), FAIL)
         if phase == CLAIM:
             return (acts.claim[s.public[s.goal_slot]], PASS)
         if phase == PRIVATE:
@@ -429,27 +429,6 @@ def _refuse_undo_done(s: State, seat: int, action: Action) -> None:
     else:
         why = "the card or a bonus still waits to be marked"
     raise DoneRefused(f"records: seat {seat} cannot say done in {where}: {why}")
-
-
-def _mark_actions(
-    ed: Edition, acts: Actions, board: bd.Board, card_index: int
-) -> tuple[Action, ...]:
-    card = ed.cards[card_index]
-    if card.kind == CardKind.AGENDA:
-        return tuple(acts.agenda[b] for b in range(ed.agenda_boxes) if not board.agenda >> b & 1)
-    if card.kind == CardKind.ASSET:
-        return tuple(acts.asset[b] for b in range(ed.asset_boxes) if not board.assets >> b & 1)
-    slots = bd.open_slots(ed, board, card.role)
-    if not slots:
-        return ()
-    spendable = []
-    seen = set()
-    for m in bd.unused_multipliers(ed, board):
-        value = ed.multipliers[m]
-        if value not in seen:  # two unspent boxes of the same value are the same choice
-            seen.add(value)
-            spendable.append(m)
-    return tuple(acts.crew_mark(slot, m) for slot in slots for m in (-1, *spendable))
 
 
 def _learned_checkpoint() -> Path | None:
