@@ -9,9 +9,11 @@ act.
 What each step computes, per game: ``game.apply`` of the chosen action, the acting seat of the new
 state (the lowest active seat), its legal actions (``game.legal_actions``) turned into indices of
 the fixed action space (a tuple, through a dict keyed by the identity of the engine's shared action
-objects), and, when the game ends, ``game.returns`` and the next game's ``new_state``. What it
-does not compute: the dense masks and the observations. :meth:`VectorGames.masks` builds the dense
-0/1 masks of all rows from those index tuples in a few numpy operations, and
+objects; a game that hands out the same legal actions object again, as Records does for the same
+hand or the same board, finds its indices remembered by that object's identity), and, when the
+game ends, ``game.returns`` and the next game's ``new_state``. What it does not compute: the dense
+masks and the observations. :meth:`VectorGames.masks` builds the dense 0/1 masks of all rows from
+those index tuples in a few numpy operations, and
 :meth:`VectorGames.observations` encodes the acting seats' views into one preallocated array, both
 only when asked (the observations cost several times the game step itself, most of it in
 ``game.view``). :meth:`VectorGames.random_actions` samples one legal index per game uniformly,
@@ -33,6 +35,8 @@ from recordroom.rl.envs import OBS_HIGH, OBS_LOW, IllegalIndex
 from recordroom.rl.spaces import FloatArray, action_space, check_game, check_options, encoder
 
 IntArray = npt.NDArray[np.int64]
+INDEX_MEMO = 65536
+"""Legal action objects whose indices a :class:`VectorGames` keeps (then it starts afresh)."""
 
 
 class VectorGames:
@@ -58,6 +62,8 @@ class VectorGames:
         self.space = action_space(game, self.options)
         self.encoder = encoder(game, players, self.options)
         self._by_id = {id(a): i for i, a in enumerate(self.space.actions)}
+        self._index_of: dict[int, tuple[Sequence[Action], tuple[int, ...]]] = {}
+        """The indices of a legal actions object the game handed out, by its identity."""
         self._next_seed = seed
         self.states: list[Any] = [None] * n
         self.game_seeds = [0] * n
@@ -78,12 +84,20 @@ class VectorGames:
         return np.array(self._seats, dtype=np.int64)
 
     def _indices(self, legal: Sequence[Action]) -> tuple[int, ...]:
+        known = self._index_of.get(id(legal))
+        if known is not None and known[0] is legal:
+            return known[1]
         by_id = self._by_id
         try:
             # The ids of the space's own action objects (the space keeps them alive) are theirs.
-            return tuple([by_id[id(a)] for a in legal])
+            indices = tuple([by_id[id(a)] for a in legal])
         except KeyError:
-            return tuple(self.space.indices(legal))
+            indices = tuple(self.space.indices(legal))
+        if len(self._index_of) >= INDEX_MEMO:
+            self._index_of = {}
+        # Held with the legal actions themselves, so that their id is not reused while known.
+        self._index_of[id(legal)] = (legal, indices)
+        return indices
 
     def _start(self, row: int) -> None:
         state = self.game.new_state(self.players, self._next_seed, self.options)
@@ -153,7 +167,7 @@ class VectorGames:
             if chosen[row] not in legal[row]:
                 raise IllegalIndex(f"game {row}: action index {chosen[row]!r} is not legal now")
         game = self.game
-        apply, legal_actions, by_id = game.apply, game.legal_actions, self._by_id
+        apply, legal_actions, indices = game.apply, game.legal_actions, self._indices
         table = self.space.actions
         states, seats = self.states, self._seats
         acted = np.array(seats, dtype=np.int64)
@@ -166,10 +180,8 @@ class VectorGames:
                 states[row] = state
                 seat = seats[row] = min(active)
                 now = legal_actions(state, seat)
-                try:
-                    legal[row] = tuple([by_id[id(a)] for a in now])
-                except KeyError:
-                    legal[row] = tuple(self.space.indices(now))
+                known = self._index_of.get(id(now))
+                legal[row] = known[1] if known is not None and known[0] is now else indices(now)
             else:
                 rewards[row] = game.returns(state)
                 done[row] = True

@@ -39,6 +39,11 @@ PASS: Action = {"type": "pass"}
 DRAW: Action = {"type": "draw"}
 UNDO: Action = {"type": "undo"}
 DONE: Action = {"type": "done"}
+ONLY_FAIL = (FAIL,)
+ONLY_DONE = (DONE,)
+DONE_OR_UNDO = (DONE, UNDO)
+HANDS_KEPT = 65536
+"""Hands whose pick actions :meth:`Actions.picks` keeps."""
 
 
 class Actions:
@@ -83,7 +88,8 @@ class Actions:
         self._boxes: dict[tuple[str, int], tuple[Action, ...]] = {}
         self._spendable: dict[tuple[int, int], tuple[int, ...]] = {}
         self._placements: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[Action, ...]] = {}
-        self._targets: dict[tuple[int, int], tuple[Action, ...]] = {}
+        self._targets: dict[tuple[int, int, bool], tuple[Action, ...]] = {}
+        self._hands: dict[tuple[int, ...], tuple[Action, ...]] = {}
 
     def crew_mark(self, slot: int, multiplier: int) -> Action:
         """Place in ``slot``, spending multiplier box ``multiplier`` (-1: none)."""
@@ -98,10 +104,22 @@ class Actions:
             self._bonus[key] = action
         return action
 
+    def picks(self, hand: tuple[int, ...]) -> tuple[Action, ...]:
+        """The ``pick`` actions of the cards of ``hand``, in its order (one shared tuple per
+        hand, while the table of hands is small; it starts afresh past :data:`HANDS_KEPT`)."""
+        known = self._hands.get(hand)
+        if known is None:
+            if len(self._hands) >= HANDS_KEPT:
+                self._hands = {}
+            pick = self.pick
+            known = self._hands[hand] = tuple([pick[c] for c in hand])
+        return known
+
     def marks(self, board: bd.Board, card: int) -> tuple[Action, ...]:
-        """The ``mark`` actions of played ``card`` on ``board``, in a fixed order: free agenda or
-        asset boxes in box order; for crew, each open slot of its role in slot order, placed
-        without a multiplier and then with each unspent multiplier value (one box per value)."""
+        """The legal actions of played ``card`` on ``board``: its ``mark`` actions in a fixed
+        order (free agenda or asset boxes in box order; for crew, each open slot of its role in
+        slot order, placed without a multiplier and then with each unspent multiplier value, one
+        box per value), then ``fail``. One shared tuple per case."""
         kind = self._kinds[card]
         if kind == CardKind.AGENDA:
             return self._free_boxes("agenda", board.agenda)
@@ -116,15 +134,16 @@ class Actions:
             ]
         )
         if not slots:
-            return ()
+            return ONLY_FAIL
         key = (board.mult_earned, board.mult_spent)
         spendable = self._spendable.get(key)
         if spendable is None:
             spendable = self._spendable[key] = self._spendable_of(board)
         placements = self._placements.get((slots, spendable))
         if placements is None:
-            placements = self._placements[slots, spendable] = tuple(
-                self.crew_mark(slot, m) for slot in slots for m in (-1, *spendable)
+            placements = self._placements[slots, spendable] = (
+                *(self.crew_mark(slot, m) for slot in slots for m in (-1, *spendable)),
+                FAIL,
             )
         return placements
 
@@ -144,28 +163,32 @@ class Actions:
         known = self._boxes.get(key)
         if known is None:
             boxes = self.agenda if area == "agenda" else self.asset
-            known = self._boxes[key] = tuple(a for b, a in enumerate(boxes) if not ticked >> b & 1)
+            free = (a for b, a in enumerate(boxes) if not ticked >> b & 1)
+            known = self._boxes[key] = (*free, FAIL)
         return known
 
-    def bonuses(self, board: bd.Board, code: int) -> tuple[Action, ...]:
-        """The ``bonus`` actions of bonus ``code`` on ``board``: one per target of
-        :func:`board.bonus_targets`, in its order."""
+    def bonuses(self, board: bd.Board, code: int, undo: bool) -> tuple[Action, ...]:
+        """The legal actions while bonus ``code`` waits for a box on ``board``: its ``bonus``
+        actions, one per target of :func:`board.bonus_targets` in its order, then ``undo`` if
+        ``undo``. One shared tuple per case."""
         if code == bd.CASH:
-            key = (code, board.cash)
+            key = (code, board.cash, undo)
         elif code == bd.AGENDA:
-            key = (code, board.agenda)
+            key = (code, board.agenda, undo)
         elif code == bd.ASSET:
-            key = (code, board.assets)
+            key = (code, board.assets, undo)
         elif code == bd.HARMONY or code >= HARMONY_OF:
-            key = (code, board.harmonies)
-        else:  # a track's next box: one target or none
-            return tuple(self.bonus(code, t) for t in bd.bonus_targets(self._edition, board, code))
+            key = (code, board.harmonies, undo)
+        else:  # a track's next box (a queue never waits on one: it has one target or none)
+            return self._bonuses(board, code, undo)
         known = self._targets.get(key)
         if known is None:
-            known = self._targets[key] = tuple(
-                self.bonus(code, t) for t in bd.bonus_targets(self._edition, board, code)
-            )
+            known = self._targets[key] = self._bonuses(board, code, undo)
         return known
+
+    def _bonuses(self, board: bd.Board, code: int, undo: bool) -> tuple[Action, ...]:
+        targets = (self.bonus(code, t) for t in bd.bonus_targets(self._edition, board, code))
+        return (*targets, UNDO) if undo else tuple(targets)
 
 
 @cache

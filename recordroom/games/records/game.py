@@ -32,10 +32,10 @@ from recordroom.games.records import board as bd
 from recordroom.games.records import choices, flow, memo, results
 from recordroom.games.records import events as ev
 from recordroom.games.records.actions import (
-    DONE,
+    DONE_OR_UNDO,
     DRAW,
-    FAIL,
     KEYS,
+    ONLY_DONE,
     PASS,
     UNDO,
     Actions,
@@ -281,18 +281,16 @@ class RecordsGame:
         ed, acts = _rules_for(s.edition, s.players)
         phase = s.phase
         if phase == PICK:
-            return tuple(acts.pick[c] for c in s.hands[seat])
+            return acts.picks(s.hands[seat])
         if phase == MARK:
             card = s.played[seat]
             board = s.boards[seat]
             queue = s.queues[seat]
             if queue:
-                code = queue[0]
-                targets = acts.bonuses(board, code)
-                return (*targets, UNDO) if _can_undo(s, seat) else targets
+                return acts.bonuses(board, queue[0], _can_undo(s, seat))
             if card == NONE:
-                return (DONE, UNDO) if _can_undo(s, seat) else (DONE,)
-            return (*acts.marks(board, card), FAIL)
+                return DONE_OR_UNDO if _can_undo(s, seat) else ONLY_DONE
+            return acts.marks(board, card)
         if phase == CLAIM:
             return (acts.claim[s.public[s.goal_slot]], PASS)
         if phase == PRIVATE:
