@@ -191,6 +191,12 @@ def whole_game(night: Night, fast_server: FastServer, variant: str) -> None:
         expect(ann.locator("#over-box .tier")).to_have_text(verdict)
     else:
         expect(ann.locator("#phase-hint")).to_have_text("你们共享胜利！")
+        # "第 1 名" stays on one line (a column as narrow as "1st" broke it character by character).
+        tall = ann.locator("#over-box .ranking .place").evaluate_all(
+            "(n) => n.filter((x) => x.offsetHeight > 2 * parseFloat(getComputedStyle(x).fontSize))"
+            ".map((x) => x.textContent)"
+        )
+        assert tall == [], tall
     assert latin_words(ann, names | {code}) == []
     night.shot(ann, "phone-over")
     expect(cem.locator("#phase-title")).to_have_text("Game over")
