@@ -134,7 +134,9 @@ class RecordsGame:
 
     def apply(self, state: State, seat: Seat, action: Action) -> State:
         """The state after ``seat`` plays ``action``; raises the engine's errors otherwise."""
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
+        if (
+            type(seat) is not int and (not isinstance(seat, int) or isinstance(seat, bool))
+        ) or not 0 <= seat < state.players:
             raise NotYourTurn(f"records: seat {seat!r} is not a seat of this game")
         if state.phase == OVER:
             raise GameOver(f"records: action {action!r} refused, the game is over")
@@ -146,13 +148,13 @@ class RecordsGame:
                 break
         else:
             _check_shape(action, state.phase)
-        ed = _rules_for(state.edition, state.players)[0]
+        rules = _RULES.get((state.edition, state.players))
+        ed = (rules or _rules_for(state.edition, state.players))[0]
         kind = action["type"]
         if kind == "setting":
             return self._setting(ed, state, seat, bool(action["pass_unmet"]))
-        marking = state.phase == MARK and state.marking_for in UNDOABLE
         if seat not in state.active:
-            if marking:
+            if state.phase == MARK and state.marking_for in UNDOABLE:
                 raise AlreadyDone(
                     f"records: seat {seat} has ended its marking (action {action!r} refused); "
                     "the round goes on when every seat is done"
@@ -278,7 +280,7 @@ class RecordsGame:
     # -- internals ---------------------------------------------------------------------------------
 
     def _legal(self, s: State, seat: int) -> tuple[Action, ...]:
-        ed, acts = _rules_for(s.edition, s.players)
+        ed, acts = _RULES.get((s.edition, s.players)) or _rules_for(s.edition, s.players)
         phase = s.phase
         if phase == PICK:
             return acts.picks(s.hands[seat])
