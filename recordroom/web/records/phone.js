@@ -366,7 +366,7 @@ function render(state) {
   if (state.status === "lobby" || !view || !ed) {
     disc.style.setProperty("--c", seatColour(state.seat ?? 0));
     document.body.dataset.phase = "lobby";
-    $("#phase-title").textContent = `You're in, ${me.name}!`;
+    $("#phase-title").textContent = t("dc.phone.in", { name: me.name });
     $("#phase-hint").textContent = t("rec.ph.wait_start");
     $("#panel").replaceChildren();
     $("#players").replaceChildren(
