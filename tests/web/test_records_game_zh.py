@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from .test_records import OFFER, get, join, phase, tap_first_legal
+from .test_records import OFFER, get, join, phase, tap_first_legal, version
 from .zh_text import FastServer, latin_labels, latin_words, save_small, visible_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
@@ -132,11 +132,13 @@ def test_a_records_game_in_chinese_with_a_chinese_and_an_english_phone(
     names = {w for s in get(fast_server, f"/api/rooms/{code}")["seats"] for w in s["name"].split()}
     names |= {code, "LP"}  # the album's icon is the letters LP
     assert foreign(table, names) == []
+    assert foreign(ann, names) == []  # Ann's seat screen in the lobby
     table.click("#start")
     expect(ann.locator("#phase-title")).to_have_text("选择你的主唱颜色")
     expect(bo.locator("#phase-title")).to_have_text(re.compile("lead singer", re.I))
 
-    seen: set[str] = set()  # the phases of Ann's phone already scanned
+    seen: set[str] = set()  # the phases of Ann's phone seen
+    scanned = -1  # the version of Ann's page last scanned: every state she is shown is
     sheet_scanned = False
     picks = 0  # the pick rounds Ann has entered (four a week)
     before = ""
@@ -146,9 +148,11 @@ def test_a_records_game_in_chinese_with_a_chinese_and_an_english_phone(
         if now == "pick" and before != "pick":
             picks += 1
         before = now
+        if now and now != "over" and version(ann) != scanned:
+            scanned = version(ann)
+            assert foreign(ann, names) == [], now
         if now and now not in seen and now != "over":
             seen.add(now)
-            assert foreign(ann, names) == [], now
             assert foreign(table, names) == [], now
             assert not HAN.search(visible_text(bo, names)), phase(bo)
         if now == "pick" and not sheet_scanned and picks >= 5:  # in the second week
