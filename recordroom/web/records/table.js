@@ -95,7 +95,7 @@ async function enter() {
     },
     onClosed: () => {
       show("setup");
-      $("#setup-error").textContent = `Room ${code} is gone.`;
+      $("#setup-error").textContent = t("dc.phone.gone", { code });
     },
   });
   api("GET", `/api/rooms/${code}`)
