@@ -140,6 +140,7 @@ def test_a_records_game_in_chinese_with_a_chinese_and_an_english_phone(
     seen: set[str] = set()  # the phases of Ann's phone seen
     scanned = -1  # the version of Ann's page last scanned: every state she is shown is
     sheet_scanned = False
+    failed = False  # Ann fails one card, to see the question asked first
     picks = 0  # the pick rounds Ann has entered (four a week)
     before = ""
     while phase(ann) != "over" or phase(bo) != "over":
@@ -161,6 +162,14 @@ def test_a_records_game_in_chinese_with_a_chinese_and_an_english_phone(
             room.shot(table, "table-play-zh")
             scan_sheet(ann, names)
             room.shot(ann, "phone-help-zh")
+        if now == "mark" and not failed and picks >= 2 and "fail" in ann.evaluate(OFFER)["acts"]:
+            failed = True
+            ann.locator('.panel [data-act="fail"]').click()
+            expect(ann.locator('[data-act="confirm"]')).to_be_visible()
+            expect(ann.locator("#chooser")).to_contain_text("作废这张卡牌")
+            assert foreign(ann, names) == [], "the question before a fail"
+            room.shot(ann, "phone-fail-zh")
+            ann.locator('[data-act="confirm"]').click()
         moved = tap_first_legal(ann)
         moved = fail_first(bo) or moved
         if not moved:
@@ -172,6 +181,7 @@ def test_a_records_game_in_chinese_with_a_chinese_and_an_english_phone(
     # (A weekend nobody can claim in goes by without asking: "claim" is not always seen.)
     assert {"lead_singer", "keep", "pick", "mark"} <= seen, seen
     assert sheet_scanned, "Ann's sheet was never scanned in the second week"
+    assert failed, "Ann was never offered to fail a card"
 
     # The end screens: the table and Ann's phone in Chinese, Bo's in English.
     for page in (table, ann):
