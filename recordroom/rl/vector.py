@@ -94,7 +94,7 @@ class VectorGames:
         except KeyError:
             indices = tuple(self.space.indices(legal))
         if len(self._index_of) >= INDEX_MEMO:
-            self._index_of = {}
+            self._index_of.clear()
         # Held with the legal actions themselves, so that their id is not reused while known.
         self._index_of[id(legal)] = (legal, indices)
         return indices
@@ -173,14 +173,15 @@ class VectorGames:
         acted = np.array(seats, dtype=np.int64)
         rewards = np.zeros((n, self.players), dtype=np.float32)
         done = np.zeros(n, dtype=np.bool_)
-        for row in range(n):
-            state = apply(states[row], seats[row], table[chosen[row]])
+        index_of = self._index_of
+        for row, (state, seat, index) in enumerate(zip(states, seats, chosen, strict=True)):
+            state = apply(state, seat, table[index])
             active = state.active
             if active:
                 states[row] = state
                 seat = seats[row] = min(active)
                 now = legal_actions(state, seat)
-                known = self._index_of.get(id(now))
+                known = index_of.get(id(now))
                 legal[row] = known[1] if known is not None and known[0] is now else indices(now)
             else:
                 rewards[row] = game.returns(state)
