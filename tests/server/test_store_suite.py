@@ -193,6 +193,36 @@ def test_a_job_is_all_or_nothing_and_a_refused_job_spares_its_group(open_store: 
     assert store.commit([]) == []
 
 
+def test_a_group_of_actions_only_keeps_each_good_one_and_refuses_each_bad_one(
+    open_store: OpenStore,
+) -> None:
+    """What a busy night commits: many rooms' actions in one group, a few of them refused."""
+    store = open_store()
+    codes = ["ABCD", "EFGH", "JKLM"]
+    for code in codes:
+        store.create_room(room(code))
+    good = [[AppendAction(code, i, i % 3, {"vote": i})] for i in range(150) for code in codes]
+    assert store.commit(good) == [None] * len(good)  # 450 actions: more than one statement's rows
+    errors = store.commit(
+        [
+            [AppendAction("ABCD", 150, 0, {"vote": "late"})],
+            [AppendAction("EFGH", 149, 1, {"vote": "taken"})],  # that index is taken
+            [AppendAction("NOPE", 0, 0, {"vote": "lost"})],  # no such room
+            [AppendAction("EFGH", 150, 2, {"vote": "next"})],
+        ]
+    )
+    assert errors[0] is None and errors[3] is None
+    assert isinstance(errors[1], REFUSED) and isinstance(errors[2], REFUSED)
+    rooms = rooms_of(store)
+    assert "NOPE" not in rooms
+    assert rooms["ABCD"].log[-1] == {"seat": 0, "action": {"vote": "late"}}
+    assert rooms["EFGH"].log[149:] == [
+        {"seat": 149 % 3, "action": {"vote": 149}},
+        {"seat": 2, "action": {"vote": "next"}},
+    ]
+    assert [len(rooms[code].log) for code in codes] == [151, 151, 150]
+
+
 def test_a_deleted_room_is_gone_and_its_code_free_again(open_store: OpenStore) -> None:
     store = open_store()
     store.create_room(room("ABCD"))
