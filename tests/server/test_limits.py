@@ -135,16 +135,16 @@ def test_every_route_with_a_room_code_counts_against_the_look_up_limit(make_clie
 def test_a_message_with_few_brackets_is_not_walked_for_its_depth(
     client: TestClient, monkeypatch: Any
 ) -> None:
-    from recordroom.server import app as app_module
+    from recordroom.server import sockets
 
     walked: list[int] = []
-    too_deep = app_module._too_deep
+    too_deep = sockets._too_deep
 
     def counted(value: Any, limit: int) -> bool:
         walked.append(limit)
         return too_deep(value, limit)
 
-    monkeypatch.setattr(app_module, "_too_deep", counted)
+    monkeypatch.setattr(sockets, "_too_deep", counted)
     code, host_token, tokens = new_room(client, TOY_NAME, 2)
     client.post(f"/api/rooms/{code}/start", headers=host(host_token))
     with client.websocket_connect(f"/ws/{code}?token={tokens[0]}") as ws:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from recordroom.server import app as app_module
+from recordroom.server.routes import media as media_routes
 from recordroom.server.pages import THREAD_NAME
 
 from .helpers import TestClient
@@ -18,7 +18,7 @@ def test_the_booklet_pdf_is_made_once_on_its_own_pool(client: TestClient, monkey
         made.append(threading.current_thread().name)
         return b"%PDF-1.4 booklet"
 
-    monkeypatch.setattr(app_module, "render_booklet_pdf", render)
+    monkeypatch.setattr(media_routes, "render_booklet_pdf", render)
     for _ in range(5):
         answer = client.get("/booklet.pdf")
         assert answer.status_code == 200 and answer.content == b"%PDF-1.4 booklet"
@@ -35,7 +35,7 @@ def test_a_page_that_failed_is_made_again(client: TestClient, monkeypatch: Any) 
             raise OSError("font missing")
         return "<html>booklet</html>"
 
-    monkeypatch.setattr(app_module, "render_booklet_html", render)
+    monkeypatch.setattr(media_routes, "render_booklet_html", render)
     client_no_raise = TestClient(client.app, raise_server_exceptions=False)
     assert client_no_raise.get("/booklet").status_code == 500
     assert client.get("/booklet").text == "<html>booklet</html>"

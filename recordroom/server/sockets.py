@@ -1,0 +1,275 @@
+"""The room socket: ``/ws/{code}``, one client of a room, state messages out and actions in.
+
+Each client is a :class:`Connection` whose messages go out through a bounded queue, in order, by
+one task (:meth:`Connection.pump`); :func:`handle` checks and applies one client message. The
+messages themselves are described in docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from contextlib import suppress
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from pydantic import TypeAdapter, ValidationError
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocketDisconnect
+
+from recordroom import i18n
+from recordroom.engine.game import JSONDict, Seat
+from recordroom.server.deps import Services, client_id, lang_of
+from recordroom.server.errors import CloseCode, ServerError
+from recordroom.server.hub import Hub
+from recordroom.server.protocol import (
+    CLIENT_TYPES,
+    ActMessage,
+    ClientMessage,
+    ErrorCode,
+    ErrorMessage,
+    HoldMessage,
+    PingMessage,
+    PlayingMessage,
+    PongMessage,
+    TakeBackMessage,
+)
+from recordroom.server.room import Role, Room
+
+router = APIRouter()
+
+_client_message: TypeAdapter[ActMessage | Any] = TypeAdapter(ClientMessage)
+
+MAX_QUEUED_BYTES = 2 * 1024 * 1024
+"""Unsent bytes a client may have waiting before it is dropped."""
+MAX_QUEUED_MESSAGES = 500
+"""Unsent messages a client may have waiting before it is dropped."""
+MAX_ERROR_TEXT = 200
+"""Error messages are cut to this many characters: they never echo what was sent."""
+MAX_JSON_DEPTH = 16
+"""Client messages nested deeper than this are ``message/malformed``."""
+
+
+class Connection:
+    """One WebSocket client of a room; messages go out through a bounded queue, in order.
+
+    A message is serialised once, when it is queued. A client that lets more than
+    ``MAX_QUEUED_BYTES`` (or ``MAX_QUEUED_MESSAGES``) pile up unread is dropped with close code
+    1008 (``CloseCode.SLOW_READER``): what is queued is thrown away, so it costs the server no more.
+    """
+
+    def __init__(self, websocket: WebSocket, role: Role, seat: Seat | None) -> None:
+        self.websocket = websocket
+        self.role = role
+        self.seat = seat
+        self.queue: asyncio.Queue[tuple[str | None, int | None]] = asyncio.Queue()
+        self.queued_bytes = 0
+        self.dropped = False
+        self.lang = i18n.DEFAULT
+        """The language this client reads its error messages in (``?lang=`` of the socket)."""
+
+    def send(self, message: JSONDict) -> None:
+        """Queues a message (dropped clients get nothing more)."""
+        self.send_text(json.dumps(message, separators=(",", ":")))
+
+    def send_text(self, text: str) -> None:
+        """Queues an already serialised message; drops the client when it is too far behind."""
+        if self.dropped:
+            return
+        if (
+            self.queued_bytes + len(text) > MAX_QUEUED_BYTES
+            or self.queue.qsize() >= MAX_QUEUED_MESSAGES
+        ):
+            self.drop()
+            return
+        self.queued_bytes += len(text)
+        self.queue.put_nowait((text, None))
+
+    def drop(self) -> None:
+        """Forgets what is queued and ends the connection with 1008: it did not read."""
+        self.dropped = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queued_bytes = 0
+        self.queue.put_nowait((None, CloseCode.SLOW_READER))
+
+    def close(self, code: str, message: str) -> None:
+        """Queues an error, then the end of the connection."""
+        text = i18n.error_message(self.lang, code, message)
+        self.send(ErrorMessage(code=code, message=text).model_dump())
+        if not self.dropped:
+            self.dropped = True
+            self.queue.put_nowait((None, CloseCode.KICKED))
+
+    async def pump(self) -> None:
+        """Sends queued messages until the connection ends.
+
+        Through the server's own ``send`` when :class:`RawSend` kept it (one call a message, not
+        Starlette's layers of checks and wrappers), else through the WebSocket object.
+        """
+        raw: Send | None = getattr(self.websocket, "scope", {}).get(RAW_SEND)
+        while True:
+            text, close_code = await self.queue.get()
+            if text is None:
+                if close_code is not None:
+                    await self.websocket.close(code=close_code)
+                return
+            self.queued_bytes -= len(text)
+            if raw is not None:
+                await raw({"type": "websocket.send", "text": text})
+            else:
+                await self.websocket.send_text(text)
+
+
+RAW_SEND = "recordroom.send"
+"""Where :class:`RawSend` keeps a WebSocket's ``send`` in its scope."""
+
+
+class RawSend:
+    """ASGI middleware: keeps the server's ``send`` of each WebSocket in its scope, so that state
+    messages (already serialised, sent in order by :meth:`Connection.pump`) go straight to it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            scope[RAW_SEND] = send
+        await self.app(scope, receive, send)
+
+
+@router.websocket("/ws/{code}")
+async def room_socket(websocket: WebSocket, code: str, token: str | None = None) -> None:
+    """One client of a room: state messages out, actions in (see docs/protocol.md)."""
+    await websocket.accept()
+    hub: Hub = websocket.app.state.hub
+    services: Services = websocket.app.state.services
+    lang = lang_of(websocket)
+
+    async def refuse(code: str, message: str, close_code: int) -> None:
+        text = i18n.error_message(lang, code, message)
+        await websocket.send_text(ErrorMessage(code=code, message=text).model_dump_json())
+        await websocket.close(code=close_code)
+
+    if not services.lookups.allow(client_id(websocket.client)):
+        await refuse(
+            ErrorCode.RATE_LIMITED, "too many requests; wait a minute", CloseCode.RATE_LIMITED
+        )
+        return
+    try:
+        room = hub.get(code)
+        role, seat = room.role_of(token)
+    except ServerError as error:
+        close = CloseCode.NOT_FOUND if error.status == 404 else CloseCode.BAD_TOKEN
+        await refuse(error.code, error.message, close)
+        return
+    connection = Connection(websocket, role, seat)
+    connection.lang = lang
+    pump = asyncio.create_task(connection.pump())
+    room.connect(connection)
+    try:
+        while not pump.done():
+            try:
+                text = await websocket.receive_text()
+            except (WebSocketDisconnect, RuntimeError, KeyError):
+                break
+            await handle(room, connection, text, services.settings.max_message_bytes)
+    finally:
+        room.disconnect(connection)
+        connection.queue.put_nowait((None, None))
+        with suppress(Exception):
+            await pump
+
+
+_TOO_DEEP = object()
+
+
+def _field_name(part: Any) -> str:
+    """A field name of an error location, as long as it is one a client may know (no echo)."""
+    if isinstance(part, int) or (isinstance(part, str) and part.isidentifier() and len(part) < 13):
+        return str(part)
+    return "?"
+
+
+def _too_deep(value: Any, limit: int) -> bool:
+    """Whether a decoded JSON value nests lists and objects more than ``limit`` levels deep."""
+    level: list[tuple[Any, int]] = [(value, 1)]
+    while level:
+        item, depth = level.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            level.extend((child, depth + 1) for child in children)
+    return False
+
+
+async def handle(room: Room, connection: Connection, text: str, max_bytes: int) -> None:
+    """Handles one client message; every refusal is an error message and changes nothing."""
+
+    def refuse(code: str, message: str) -> None:
+        # Never more than a short sentence back, whatever was sent (a reader that does not read
+        # must not be able to make its own error replies pile up).
+        message = i18n.error_message(connection.lang, code, message)
+        short = message if len(message) <= MAX_ERROR_TEXT else message[: MAX_ERROR_TEXT - 1] + "…"
+        connection.send(ErrorMessage(code=code, message=short).model_dump())
+
+    if len(text) > max_bytes or len(text.encode()) > max_bytes:
+        refuse(ErrorCode.MESSAGE_TOO_LARGE, f"messages are limited to {max_bytes} bytes")
+        return
+    try:
+        raw = json.loads(text)
+    except ValueError as error:
+        refuse(ErrorCode.MESSAGE_MALFORMED, f"not JSON: {error}")
+        return
+    except RecursionError:
+        raw = _TOO_DEEP  # nested beyond what the decoder can follow
+    # A text with no more opening brackets than the limit cannot nest deeper: most messages
+    # are not walked at all.
+    brackets = text.count("{") + text.count("[")
+    if raw is _TOO_DEEP or (brackets > MAX_JSON_DEPTH and _too_deep(raw, MAX_JSON_DEPTH)):
+        refuse(ErrorCode.MESSAGE_MALFORMED, f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
+        return
+    if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
+        refuse(ErrorCode.MESSAGE_MALFORMED, 'a message is a JSON object with a "type"')
+        return
+    if raw["type"] not in CLIENT_TYPES:
+        known = ", ".join(sorted(CLIENT_TYPES))
+        refuse(ErrorCode.MESSAGE_UNKNOWN_TYPE, f"unknown message type; known: {known}")
+        return
+    try:
+        message = _client_message.validate_python(raw)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(_field_name(p) for p in e['loc'][1:]) or 'message'}: {e['msg']}"
+            for e in error.errors()
+        )
+        refuse(ErrorCode.MESSAGE_MALFORMED, problems)
+        return
+    if isinstance(message, PingMessage):
+        connection.send(PongMessage().model_dump())
+        return
+    try:
+        if isinstance(message, PlayingMessage | HoldMessage):
+            if connection.role != "host":
+                raise ServerError(
+                    ErrorCode.MESSAGE_INVALID, f"only the table sends {message.type!r}", 403
+                )
+            if isinstance(message, PlayingMessage):
+                room.open_turn(message.turn)
+            else:
+                room.hold_turn(message.turn)
+            return
+    except ServerError as error:
+        refuse(error.code, error.message)
+        return
+    if connection.role != "seat" or connection.seat is None:
+        refuse(ErrorCode.SEAT_NOT_HELD, "this connection holds no seat; join with a seat token")
+        return
+    try:
+        if isinstance(message, TakeBackMessage):
+            await room.reclaim(connection.seat)
+        else:
+            await room.act(connection.seat, message.action, message.version)
+    except ServerError as error:
+        refuse(error.code, error.message)
