@@ -359,10 +359,13 @@ class RecordsGame:
             out.append(event)
             queue = queue + earned
             causes = causes + new_causes
-        board, queue, causes = ev.resolve(ed, board, seat, queue, causes, out)
+        if queue:
+            board, queue, causes = ev.resolve(ed, board, seat, queue, causes, out)
         s.boards = (*s.boards[:seat], board, *s.boards[seat + 1 :])
-        s.queues = (*s.queues[:seat], queue, *s.queues[seat + 1 :])
-        s.causes = (*s.causes[:seat], causes, *s.causes[seat + 1 :])
+        if queue is not s.queues[seat]:  # (a mark that earns nothing leaves both as they were)
+            s.queues = (*s.queues[:seat], queue, *s.queues[seat + 1 :])
+        if causes is not s.causes[seat]:
+            s.causes = (*s.causes[:seat], causes, *s.causes[seat + 1 :])
         s.hidden = (*s.hidden[:seat], s.hidden[seat] + tuple(out), *s.hidden[seat + 1 :])
         if queue or s.marking_for in UNDOABLE:
             return s  # a bonus waits for its box, or the seat says when it is done
