@@ -1,8 +1,9 @@
 """Draft & Write Records in Simplified Chinese, in a real browser: a shorter check than a whole
 game. A solo game on a laptop whose browser asks for Chinese is set up and played for a dozen
 turns with option A and option B; the phase banner, the help link, the goal row, the tabs of the
-sheet's areas and the game log are in Chinese with the rulebook's words, and they show no Latin
-word but names. (What is not checked here: the sheet's drawn labels and the end screen.)"""
+sheet's areas and the game log are in Chinese with the rulebook's words, and the whole page, its
+drawn sheet, titles and aria-labels included, shows no Latin word but names. (A whole game with
+phones, to its end screens, is in test_records_game_zh.py.)"""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from .zh_text import FastServer, latin_words, save_small
+from .zh_text import FastServer, latin_labels, latin_words, save_small
 
 pytestmark = pytest.mark.browser
 
@@ -98,6 +99,8 @@ def test_a_solo_game_in_chinese(
                 turns += 1
                 expect(page.locator("#phase-title")).to_contain_text("单人 · 第")
                 assert parts_text_latin(page) == [], phase
+                assert latin_words(page, {"Sol", "LP"}) == [], phase
+                assert latin_labels(page, {"Sol", "LP"}) == [], phase
             if phase == "third":
                 expect(page.locator("#phase-title")).to_contain_text("选项 B")
             step(page, option_b=phase == "turn" and turns % 2 == 0)
@@ -145,6 +148,9 @@ def test_the_table_screen_in_chinese_through_a_game_of_bots(
         )
         found = {w for w in re.findall(r"[A-Za-z][A-Za-z'’]+", text)}
         assert sorted(found - {"Bot", "LP"}) == []
+        # The whole end screen, the sheets of the replay and what a screen reader reads included.
+        assert latin_words(page, {"Bot", "LP"}) == []
+        assert latin_labels(page, {"Bot", "LP"}) == []
         if screenshots is not None:
             save_small(page, screenshots / "records-table-end-zh.png")
     finally:
