@@ -22,6 +22,7 @@ import os
 import secrets
 import socket
 import threading
+import time
 from collections.abc import Callable
 
 import redis
@@ -136,3 +137,140 @@ class LeaseKeeper:
                 self.lease.release()
             except RedisError as error:
                 log.warning("could not release the lease %s: %s", self.lease.key, error)
+
+
+ROOM_LEASE_TTL = 5.0
+"""Seconds a room's driver lease lasts without renewal (default of ``recordroom serve
+--cluster``): a driver that died is replaced within about this long and a third."""
+
+
+class RoomLeases:
+    """One lease a room, ``{prefix}driver:{code}``: the process holding it drives the room.
+
+    The process says which rooms it would drive (:meth:`want`, :meth:`unwant`); one thread
+    takes the free leases of those rooms (``SET NX PX``), renews the ones it holds and releases
+    the ones no longer wanted, every third of the time to live (at once when a room is newly
+    wanted), all in one pipeline. ``on_change(code, held)`` is called on that thread whenever
+    this process gains or loses a room's lease. A renewal that cannot reach Redis for longer
+    than the time to live counts every lease as lost: another process may hold them by then.
+    """
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        prefix: str,
+        ttl: float = ROOM_LEASE_TTL,
+        holder: str | None = None,
+        on_change: Callable[[str, bool], None] | None = None,
+    ) -> None:
+        if ttl <= 0:
+            raise ValueError("a lease lasts a positive number of seconds")
+        self.client = client
+        self.prefix = prefix
+        self.ttl = ttl
+        self.holder = holder or holder_id()
+        self.on_change = on_change
+        self._renew = client.register_script(_RENEW)
+        self._release = client.register_script(_RELEASE)
+        self._lock = threading.Lock()
+        self._wanted: set[str] = set()
+        self._held: frozenset[str] = frozenset()
+        self._renewed_at = time.monotonic()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="recordroom-rooms", daemon=True)
+
+    def key(self, code: str) -> str:
+        """The Redis key of a room's lease."""
+        return f"{self.prefix}driver:{code}"
+
+    @property
+    def _millis(self) -> int:
+        return max(1, round(self.ttl * 1000))
+
+    def start(self) -> RoomLeases:
+        """Starts the thread."""
+        self._thread.start()
+        return self
+
+    def want(self, code: str) -> None:
+        """This process would drive the room (it takes the lease as soon as it is free)."""
+        with self._lock:
+            if code in self._wanted:
+                return
+            self._wanted.add(code)
+        self._wake.set()
+
+    def unwant(self, code: str) -> None:
+        """This process no longer drives the room (its lease is released at the next tick)."""
+        with self._lock:
+            if code not in self._wanted:
+                return
+            self._wanted.discard(code)
+        self._wake.set()
+
+    def holds(self, code: str) -> bool:
+        """Whether this process holds the room's lease (as of the last tick)."""
+        return code in self._held
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._wake.wait(self.ttl / 3)
+            self._wake.clear()
+            if self._stop.is_set():
+                return
+            self.tick()
+
+    def tick(self) -> None:
+        """Takes, renews and releases leases once (the thread calls it; tests may too)."""
+        with self._lock:
+            wanted = set(self._wanted)
+        held = self._held
+        keep = sorted(held & wanted)
+        take = sorted(wanted - held)
+        drop = sorted(held - wanted)
+        now = time.monotonic()
+        try:
+            pipe = self.client.pipeline(transaction=False)
+            for code in keep:
+                self._renew(keys=[self.key(code)], args=[self.holder, self._millis], client=pipe)
+            for code in take:
+                pipe.set(self.key(code), self.holder, nx=True, px=self._millis)
+            for code in drop:
+                self._release(keys=[self.key(code)], args=[self.holder], client=pipe)
+            answers = pipe.execute() if keep or take or drop else []
+        except RedisError as error:
+            log.warning("could not renew the rooms' leases: %s", error)
+            if now - self._renewed_at > self.ttl and held:
+                self._set_held(frozenset())
+            return
+        self._renewed_at = now
+        renewed = {code for code, ok in zip(keep, answers, strict=False) if ok}
+        taken = {code for code, ok in zip(take, answers[len(keep) :], strict=False) if ok}
+        self._set_held(frozenset(renewed | taken))
+
+    def _set_held(self, held: frozenset[str]) -> None:
+        before, self._held = self._held, held
+        if self.on_change is None:
+            return
+        for code in sorted(held - before):
+            self.on_change(code, True)
+        for code in sorted(before - held):
+            self.on_change(code, False)
+
+    def stop(self) -> None:
+        """Stops the thread and releases every lease held, so other processes take over at once."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread.is_alive():
+            self._thread.join()
+        held, self._held = self._held, frozenset()
+        if not held:
+            return
+        try:
+            pipe = self.client.pipeline(transaction=False)
+            for code in held:
+                self._release(keys=[self.key(code)], args=[self.holder], client=pipe)
+            pipe.execute()
+        except RedisError as error:
+            log.warning("could not release the rooms' leases: %s", error)

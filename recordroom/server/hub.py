@@ -17,13 +17,14 @@ from typing import Any
 
 from recordroom.engine.agents import Agent
 from recordroom.engine.errors import BadOptions
-from recordroom.engine.game import Game, JSONDict, Listening, Seat
+from recordroom.engine.game import Game, JSONDict, Seat
 from recordroom.server.codes import new_code, new_seed, new_token, normalise_code
 from recordroom.server.errors import ServerError
 from recordroom.server.music import Jukebox, RoomMusic, Senses
+from recordroom.server.peers import peers_for
 from recordroom.server.protocol import AgainMessage, ErrorCode, MusicSettings
 from recordroom.server.room import Room, SeatSlot
-from recordroom.server.store import DamagedRoom, DeleteRoom, NewRoom, Store
+from recordroom.server.store import Conflict, DamagedRoom, DeleteRoom, NewRoom, RoomRecord, Store
 from recordroom.server.writer import Writer, commit_job
 
 log = logging.getLogger("recordroom.server")
@@ -55,6 +56,8 @@ class Hub:
         senses: Senses | None = None,
         open_after: float = 20.0,
     ) -> None:
+        self.peers = peers_for(store.store if isinstance(store, Writer) else store)
+        """Other processes serving the same rooms (none with SQLite: see :mod:`.peers`)."""
         self.store: Store = store if isinstance(store, Writer) else Writer(store)
         """Every write goes through this one writer (see :mod:`recordroom.server.writer`)."""
         self._creating: set[str] = set()
@@ -107,16 +110,21 @@ class Hub:
                 self._set_aside(record.code, f"cannot be read: {record.why}")
                 continue
             try:
-                game = self.game(record.game)
-                room = Room.from_record(record, game, self.store, self.jukebox)
-                room.open_after = self.open_after
+                self.room_from_record(record)
             except Exception as error:
                 self._set_aside(record.code, f"cannot be replayed: {type(error).__name__}: {error}")
                 continue
-            room.on_change = self._room_changed
-            self.rooms[room.code] = room
             count += 1
         return count
+
+    def room_from_record(self, record: RoomRecord) -> Room:
+        """Rebuilds a stored room from its log and serves it from now on."""
+        room = Room.from_record(record, self.game(record.game), self.store, self.jukebox)
+        room.open_after = self.open_after
+        room.on_change = self._room_changed
+        self.peers.serve(room)
+        self.rooms[room.code] = room
+        return room
 
     async def create(
         self,
@@ -177,7 +185,14 @@ class Hub:
         room.code = self._free_code()
         self._creating.add(room.code)
         try:
-            await commit_job(self.store, NewRoom(room.record()))
+            for _ in range(CODE_TRIES):
+                try:
+                    await commit_job(self.store, NewRoom(room.record()))
+                    break
+                except Conflict:  # another process gave that code meanwhile
+                    self._creating.discard(room.code)
+                    room.code = self._free_code()
+                    self._creating.add(room.code)
         except Exception as error:
             log.error("room %s could not be stored: %s", room.code, error)
             raise ServerError(
@@ -186,6 +201,7 @@ class Hub:
         finally:
             self._creating.discard(room.code)
         room.on_change = self._room_changed
+        self.peers.serve(room)
         self.rooms[room.code] = room
 
     async def again(self, old: Room) -> Room:
@@ -222,6 +238,7 @@ class Hub:
             ) from error
         for client in list(old.clients):
             client.send(AgainMessage(code=room.code).model_dump())
+        self.peers.again(old, room.code)
         return room
 
     def _free_code(self) -> str:
@@ -237,16 +254,23 @@ class Hub:
 
         So host-only calls tell nobody which codes are in use.
         """
-        room = self.rooms.get(normalise_code(code))
+        room = self._find(normalise_code(code))
         if room is None or token is None or token != room.host_token:
             raise ServerError(ErrorCode.AUTH_HOST_ONLY, "only the host may do that", 403)
         return room
 
     def get(self, code: str) -> Room:
         """The room with that code; ``ServerError`` (404) otherwise."""
-        room = self.rooms.get(normalise_code(code))
+        room = self._find(normalise_code(code))
         if room is None:
             raise ServerError(ErrorCode.ROOM_NOT_FOUND, f"no room with code {code!r}", 404)
+        return room
+
+    def _find(self, code: str) -> Room | None:
+        """A room in memory, or one another process serving the same store made."""
+        room = self.rooms.get(code)
+        if room is None and self.peers.shared and code not in self.set_aside:
+            room = self.peers.find(code)
         return room
 
     # -- bots -------------------------------------------------------------------------------
@@ -255,6 +279,7 @@ class Hub:
         """Binds the hub to the server's event loop, wakes the bots of rebuilt rooms, and starts
         the hourly sweep of expired rooms."""
         self._loop = loop
+        self.peers.start(loop, self)
         for room in self.rooms.values():
             self._room_changed(room)
         self._sweeper = loop.create_task(self._sweep_every(SWEEP_EVERY))
@@ -291,6 +316,7 @@ class Hub:
                 continue
             self.rooms.pop(room.code, None)
             self._bot_tasks.pop(room.code, None)
+            self.peers.forget(room.code)
             deleted.append(room.code)
         if deleted:
             log.info("deleted %d expired rooms", len(deleted))
@@ -319,6 +345,7 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._bot_tasks.clear()
+        await asyncio.to_thread(self.peers.stop)
 
     def _set_aside(self, code: str, why: str) -> None:
         log.error("room %s set aside (not served): %s", code, why)
@@ -329,8 +356,17 @@ class Hub:
         if isinstance(self.store, Writer):
             await asyncio.to_thread(self.store.stop)
 
+    def room_changed(self, room: Room) -> None:
+        """Looks at a room's bots and clocks again (another process changed it, or this one
+        became or stopped being its driver)."""
+        self._room_changed(room)
+
     def _room_changed(self, room: Room) -> None:
         if self._loop is None:
+            return
+        self.peers.changed(room)
+        if not self.peers.drives(room):
+            self._stop_clocks(room.code)  # another process runs its bots and clocks
             return
         self._schedule_clocks(room)
         if not room.bot_seats_to_move():
@@ -341,6 +377,17 @@ class Hub:
         self._bot_tasks[room.code] = self._loop.create_task(self._play_bots(room))
 
     # -- clocks: the turn that opens by itself, the decision timer ---------------------------
+
+    def _stop_clocks(self, code: str) -> None:
+        """Cancels a room's clocks (this process does not drive it)."""
+        opening = self._openings.pop(code, None)
+        if opening is not None:
+            opening.cancel()
+        timer = self._timers.pop(code, None)
+        if timer is not None:
+            timer[1].cancel()
+        for key in [key for key in self._forced if key[0] == code]:
+            self._forced.pop(key).cancel()
 
     def _schedule_clocks(self, room: Room) -> None:
         """(Re)sets the room's two clocks after a change."""
@@ -452,7 +499,7 @@ class Hub:
         return agent
 
     async def _play_bots(self, room: Room) -> None:
-        while room.bot_seats_to_move():
+        while room.bot_seats_to_move() and self.peers.drives(room):
             await asyncio.sleep(self.bot_delay)
             for seat in room.bot_seats_to_move():
                 if not await self._bot_move(room, seat):
@@ -468,9 +515,9 @@ class Hub:
         view, legal = room.seat_view(seat)
         if not legal:
             return True
-        if self.senses is not None and isinstance(room.game, Listening):
+        if room.game.info.music and self.senses is not None:
             # A listening bot hears the song and sees the sleeves, like anyone at the table.
-            senses = await asyncio.to_thread(self.senses.for_view, room.game, room.music, view)
+            senses = await asyncio.to_thread(self.senses.for_view, room.music, view)
             view = {**view, "senses": senses}
             if room.status != "playing" or room.seat_view(seat)[1] != legal:
                 return True  # the table moved on while the bot listened

@@ -49,9 +49,11 @@ from redis.exceptions import RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 
-from recordroom.server.cluster import SERVER_LEASE_TTL, Lease, LeaseKeeper
+from recordroom.server.cluster import ROOM_LEASE_TTL, SERVER_LEASE_TTL, Lease, LeaseKeeper
 from recordroom.server.store import (
     AppendAction,
+    CheckRevision,
+    Conflict,
     DamagedRoom,
     DeleteRoom,
     NewRoom,
@@ -81,8 +83,9 @@ class StoreUnavailable(Exception):
 # each job as: its id, its number of writes, and each write as: op, code, count, count arguments.
 # Ops: new (created, nfields, field/value pairs, seat JSON...), seats (seat JSON...),
 # set (field/value pairs; an empty value deletes the field), append (index, entry JSON, time),
-# del (nothing). Returns one answer a job: 'OK' or 'REFUSED why'. A job's checks all run
-# before its first write, so a refused job writes nothing; the next job sees what it wrote.
+# del (nothing), rev (the revision the room must be at; it then counts one more). Returns one
+# answer a job: 'OK' or 'REFUSED why'. A job's checks all run before its first write, so a
+# refused job writes nothing; the next job sees what it wrote.
 _GROUP_SCRIPT = """
 local prefix = ARGV[1]
 if ARGV[2] ~= '' and redis.call('GET', ARGV[2]) ~= ARGV[3] then
@@ -139,6 +142,18 @@ local function check(job, writes)
       else
         length[w.code] = n + 1
       end
+    elseif w.op == 'rev' then
+      local room = prefix .. 'room:' .. w.code
+      local rev = redis.call('HGET', room, 'rev') or '0'
+      if rev ~= w.args[1] then
+        local again = redis.call('HGET', room, 'revjob') == job
+        if again and tonumber(rev) == tonumber(w.args[1]) + 1 then
+          w.skip = true  -- this very job moved it on (a resend): its writes are the same again
+        else
+          return 'REFUSED room ' .. w.code .. ' changed meanwhile (revision ' .. rev ..
+            ', not ' .. w.args[1] .. ')'
+        end
+      end
     end
   end
   return 'OK'
@@ -179,6 +194,8 @@ local function write(job, writes)
       elseif w.op == 'del' then
         redis.call('DEL', room, seats, log)
         redis.call('ZREM', prefix .. 'rooms', w.code)
+      elseif w.op == 'rev' then
+        redis.call('HSET', room, 'rev', tostring(tonumber(w.args[1]) + 1), 'revjob', job)
       end
     end
   end
@@ -242,6 +259,11 @@ class RedisStore(OneWriteShorthands):
             client.close()
             raise StoreUnavailable(f"cannot reach Redis at {where}: {error}") from error
         self._script = client.register_script(_GROUP_SCRIPT)
+        self.shared = False
+        """Whether several processes serve the rooms at once (``recordroom serve --cluster``;
+        see :mod:`recordroom.server.peers`)."""
+        self.room_lease = ROOM_LEASE_TTL
+        """Seconds a room's driver lease lasts, when shared."""
         self.fence: Lease | None = None
         """A lease every job checks first: when set, a job is written only while it is held."""
         self._keeper: LeaseKeeper | None = None
@@ -336,7 +358,8 @@ class RedisStore(OneWriteShorthands):
             answer = next(answers)
             if answer != "OK":
                 why = answer.removeprefix("REFUSED ")
-                errors[position] = StoreRefused(why)
+                conflict = "is already stored" in why or "changed meanwhile" in why
+                errors[position] = Conflict(why) if conflict else StoreRefused(why)
                 if "would skip actions" in why and self.on_behind is not None:
                     log.critical("Redis at %s lost acknowledged actions: %s", self.where, why)
                     self.on_behind(why)
@@ -404,6 +427,10 @@ class RedisStore(OneWriteShorthands):
             return "set", ["settings", _json(write.settings) if write.settings else ""]
         if isinstance(write, DeleteRoom):
             return "del", []
+        if isinstance(write, CheckRevision):
+            if type(write.revision) is not int or write.revision < 0:
+                raise StoreRefused(f"revision {write.revision!r} is not a count")
+            return "rev", [str(write.revision)]
         raise TypeError(f"not a store write: {write!r}")
 
     # -- reading ----------------------------------------------------------------------------
@@ -464,6 +491,25 @@ class RedisStore(OneWriteShorthands):
         except (ValueError, TypeError, KeyError, AttributeError) as error:
             return DamagedRoom(code, f"{type(error).__name__}: {error}")
 
+    def read_since(self, code: str, start: int) -> tuple[RoomRecord | None, int]:
+        """The room as stored now with only its actions from index ``start`` on, and the log's
+        whole length (one consistent reading; None: no such room). Raises StoreUnavailable."""
+        try:
+            pipe = self.client.pipeline(transaction=True)
+            pipe.hgetall(self._key("room", code))
+            pipe.hgetall(self._key("seats", code))
+            pipe.lrange(self._key("log", code), start, -1)
+            pipe.llen(self._key("log", code))
+            room, seats, entries, length = pipe.execute()
+        except RedisError as error:
+            raise StoreUnavailable(f"Redis at {self.where}: {error}") from error
+        if not room:
+            return None, 0
+        try:
+            return _record(code, room, seats, entries), int(length)
+        except (ValueError, TypeError, KeyError, AttributeError) as error:
+            raise StoreUnavailable(f"room {code} in Redis cannot be read: {error}") from error
+
     def read_log(self, code: str, start: int = 0) -> list[dict[str, Any]]:
         """The room's accepted actions from index ``start`` on (``{"seat", "action"}`` each)."""
         try:
@@ -519,6 +565,7 @@ def _record(
         music=optional("music"),
         settings=optional("settings") or {},
         touched=float(fields["touched"]),
+        revision=int(fields.get("rev", "0")),
     )
 
 

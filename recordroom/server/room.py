@@ -43,6 +43,8 @@ from recordroom.server.music import Jukebox, RoomMusic
 from recordroom.server.protocol import ErrorCode, MusicSettings, SeatOut
 from recordroom.server.store import (
     AppendAction,
+    CheckRevision,
+    Conflict,
     RoomRecord,
     SaveSeats,
     SeatRecord,
@@ -55,6 +57,8 @@ from recordroom.server.store import (
 from recordroom.server.writer import commit_job
 
 Status = Literal["lobby", "playing", "over"]
+CONFLICT_TRIES = 5
+"""Times a change of a shared room is checked again after another process changed it first."""
 Role = Literal["seat", "host", "spectator"]
 T = TypeVar("T")
 
@@ -96,6 +100,8 @@ class SeatSlot:
     """The bot level of the seat (None: the game's default bot)."""
     away_since: float | None = None
     """When (``time.monotonic``) the seat's last phone dropped, while none is connected."""
+    elsewhere: int = 0
+    """The seat's connections to other server processes (a store shared by several)."""
 
     def record(self) -> SeatRecord:
         """The seat as stored."""
@@ -146,6 +152,15 @@ class Room:
     """When (``time.monotonic``) the current round's timer started; None while it does not run."""
     decided_by_timer: set[Seat] = field(default_factory=set)
     """The seats whose choice in this round the timer gave to their bot."""
+    shared: bool = False
+    """Whether other server processes serve the room too (``recordroom serve --cluster``):
+    then every change but an action checks the room's ``revision`` in the store, and a change
+    the store refuses as a :class:`~recordroom.server.store.Conflict` is checked again after
+    ``catch_up``."""
+    revision: int = 0
+    """The room's changes other than actions, as counted by a shared store."""
+    catch_up: Callable[[Room], Awaitable[None]] | None = None
+    """Brings the room up to what the store holds (called under ``_acting``; shared rooms)."""
 
     # -- building ---------------------------------------------------------------------------
 
@@ -169,6 +184,7 @@ class Room:
         )
         if record.touched is not None:
             room.touched = record.touched
+        room.revision = record.revision
         if record.music is not None and jukebox is not None:
             settings = MusicSettings.model_validate(record.music["settings"])
             room.music = RoomMusic.build(jukebox, settings, record.seed, int(record.music["skips"]))
@@ -261,20 +277,55 @@ class Room:
 
         async def locked() -> T:
             async with self._acting:
-                return await change()
+                for _ in range(CONFLICT_TRIES):
+                    try:
+                        return await change()
+                    except Conflict:
+                        await self._caught_up()
+                raise ServerError(
+                    ErrorCode.SERVER_STORE, "the room kept changing elsewhere; try again", 503
+                )
 
         task = asyncio.ensure_future(locked())
         task.add_done_callback(_retrieve)
         return await asyncio.shield(task)
 
     async def _commit(self, *writes: Write) -> None:
-        """Stores one job of this room, awaited; a refusal is ``server/store`` (503)."""
+        """Stores one job of this room, awaited; a refusal is ``server/store`` (503).
+
+        A shared room's job checks its revision first; a :class:`Conflict` is raised as it is
+        (the change is checked again once the room caught up).
+        """
+        if self.shared:
+            writes = (CheckRevision(self.code, self.revision), *writes)
         try:
             await commit_job(self.store, *writes)
         except Exception as error:
+            if self.shared and isinstance(error, Conflict):
+                raise
             raise ServerError(
                 ErrorCode.SERVER_STORE, f"could not save the room: {error}", 503
             ) from error
+        if self.shared:
+            self.revision += 1
+
+    async def _caught_up(self) -> None:
+        """Under ``_acting``: another process changed the room first; take what it did."""
+        if self.catch_up is None:
+            raise ServerError(ErrorCode.SERVER_STORE, "the store refused a conflicting change", 503)
+        try:
+            await self.catch_up(self)
+        except ServerError:
+            raise
+        except Exception as error:  # the store cannot be read: refused, nothing changed
+            raise ServerError(
+                ErrorCode.SERVER_STORE, f"could not read the room back: {error}", 503
+            ) from error
+
+    async def follow(self) -> None:
+        """Brings the room up to what the store holds, between two of its own changes."""
+        async with self._acting:
+            await self._caught_up()
 
     async def _save_seats(self, seats: list[SeatSlot]) -> None:
         await self._commit(SaveSeats(self.code, [s.record() for s in seats]))
@@ -449,8 +500,23 @@ class Room:
 
     async def _act(self, seat: Seat, action: Action, version: int | None) -> None:
         async with self._acting:
-            self._act_now(seat, action, version)
-            await self._land(seat, action)
+            seen = self.version
+            for _ in range(CONFLICT_TRIES):
+                self._act_now(seat, action, version)
+                try:
+                    await self._land(seat, action)
+                    return
+                except Conflict:
+                    # Another process took this index first: check again against what it did.
+                    self._next = None
+                    await self._caught_up()
+                    if version is None and self._seat_changed_at[seat] > seen:
+                        raise ServerError(
+                            ErrorCode.ACTION_STALE, "the seat's turn moved on meanwhile"
+                        ) from None
+            raise ServerError(
+                ErrorCode.SERVER_STORE, "the room kept changing elsewhere; try again", 503
+            )
 
     def _act_now(self, seat: Seat, action: Action, version: int | None) -> None:
         """The checks of an action and its new state, kept in ``_next`` (nothing changes)."""
@@ -495,6 +561,8 @@ class Room:
         try:
             await commit_job(self.store, *writes)
         except Exception as error:
+            if self.shared and isinstance(error, Conflict):
+                raise
             raise ServerError(
                 ErrorCode.SERVER_STORE, f"could not save the action: {error}", 503
             ) from error
@@ -609,7 +677,7 @@ class Room:
             seat
             for seat in sorted(self.state.active)
             if not self.seats[seat].bot
-            and self.seats[seat].connections == 0
+            and not (self.seats[seat].connections or self.seats[seat].elsewhere)
             and len(self.game.legal_actions(self.state, seat)) == 1
         ]
 
@@ -705,11 +773,11 @@ class Room:
             {
                 "seat": i,
                 "name": s.name,
-                "connected": s.bot or s.connections > 0,
+                "connected": s.bot or s.connections > 0 or s.elsewhere > 0,
                 "bot": s.bot,
                 "level": s.level if s.bot else None,
                 "away": None
-                if s.bot or s.connections > 0 or s.away_since is None
+                if s.bot or s.connections > 0 or s.elsewhere > 0 or s.away_since is None
                 else round(now - s.away_since, 1),
             }
             for i, s in enumerate(self.seats)

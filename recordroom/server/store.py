@@ -66,6 +66,9 @@ class RoomRecord:
     """Room-level settings (such as the vote timer); empty when none were set."""
     touched: float | None = None
     """When (``time.time()``) the room was created or last acted in, as loaded (for expiry)."""
+    revision: int = 0
+    """How many changes other than actions a store shared by several processes has taken for
+    the room (see :class:`CheckRevision`); 0 for a store that does not count them."""
 
 
 @dataclass(frozen=True)
@@ -125,7 +128,31 @@ class DeleteRoom:
     code: str
 
 
-Write = NewRoom | SaveSeats | SetStatus | AppendAction | SetMusic | SetSettings | DeleteRoom
+@dataclass(frozen=True)
+class CheckRevision:
+    """The job is kept only if the room took exactly ``revision`` changes other than actions
+    so far; then it counts one more.
+
+    Several processes serving one room each check their seats, settings and status against
+    what they hold; this makes the store refuse (:class:`Conflict`) a change made on a room
+    another process changed meanwhile. A store served by one process only (SQLite) keeps the
+    job as if the check passed: nothing else changes its rooms.
+    """
+
+    code: str
+    revision: int
+
+
+Write = (
+    NewRoom
+    | SaveSeats
+    | SetStatus
+    | AppendAction
+    | SetMusic
+    | SetSettings
+    | DeleteRoom
+    | CheckRevision
+)
 """One change to the stored rooms."""
 
 
@@ -139,6 +166,11 @@ class DamagedRoom:
 
 class StoreRefused(Exception):
     """A job the store refused (the message says why); nothing of the job was kept."""
+
+
+class Conflict(StoreRefused):
+    """Another process changed the room first: its action index was taken, its revision moved
+    on, or its new code was given to another room. Catch up with the store and check again."""
 
 
 class Store(Protocol):
@@ -432,6 +464,8 @@ class SqliteStore(OneWriteShorthands):
         elif isinstance(write, SetSettings):
             settings = json.dumps(write.settings) if write.settings else None
             self._update(write.code, "settings = ?", settings)
+        elif isinstance(write, CheckRevision):
+            self._require_room(write.code)  # one process: nobody else changed the room
         else:
             for table in ("actions", "seats", "rooms"):
                 db.execute(f"DELETE FROM {table} WHERE code = ?", (write.code,))

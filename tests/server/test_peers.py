@@ -1,0 +1,221 @@
+"""Two servers on one Redis store shared by both (``--cluster``): any process serves any room.
+
+Each app here is a whole server (hub, writer, peers) on its own event loop, as two processes
+would be, on one real Redis: a room made on one is served by the other, seats joined on both are
+all kept, an action that lost the race for its index is checked again against what the winner
+did, and exactly one process drives a room's bots, another taking over when it goes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from recordroom.server import create_app
+from recordroom.server.hub import Hub
+from recordroom.server.redis_store import RedisStore
+
+from .helpers import TOY_NAME, Socket, TestClient, host, settings
+from .redis_fixture import RedisServer, redis_server
+
+__all__ = ["redis_server"]
+
+LEASE = 1.0
+WAIT = 20.0
+
+
+@pytest.fixture
+def shared(redis_server: RedisServer, tmp_path: Path) -> Iterator[Callable[[], TestClient]]:
+    """Starts servers that share the test's Redis (flushed first); stops them afterwards."""
+    redis_server.flush()
+    started: list[tuple[TestClient, RedisStore]] = []
+
+    def start() -> TestClient:
+        store = RedisStore.from_url(redis_server.url)
+        store.shared = True
+        store.room_lease = LEASE
+        client = TestClient(create_app(settings(tmp_path / str(len(started)), store=store)))
+        client.__enter__()
+        started.append((client, store))
+        return client
+
+    yield start
+    for client, store in reversed(started):
+        client.__exit__(None, None, None)  # a second exit (a test stopped it) does nothing
+        store.close()
+
+
+def hub_of(client: TestClient) -> Hub:
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    return hub
+
+
+def until(check: Callable[[], Any], seconds: float = WAIT) -> Any:
+    deadline = time.monotonic() + seconds
+    while True:
+        value = check()
+        if value:
+            return value
+        assert time.monotonic() < deadline, "waited too long"
+        time.sleep(0.02)
+
+
+def recv_version(socket: Socket, version: int) -> dict[str, Any]:
+    """The last state read if it is of at least ``version``, else the next such state (an error
+    fails the test)."""
+    if socket.received and socket.state["version"] >= version:
+        return socket.state
+    while True:
+        message = socket.recv()
+        assert message["type"] == "state", message
+        if message["version"] >= version:
+            return message
+
+
+def open_socket(client: TestClient, code: str, token: str, opened: list[Any]) -> Socket:
+    context = client.websocket_connect(f"/ws/{code}?token={token}")
+    opened.append(context)
+    return Socket(context.__enter__())
+
+
+def test_a_room_made_on_one_process_is_played_from_both(
+    shared: Callable[[], TestClient],
+) -> None:
+    a, b = shared(), shared()
+    made = a.post("/api/rooms", json={"game": TOY_NAME, "options": {"rounds": 2}}).json()
+    code, host_token = made["code"], made["host_token"]
+    tokens = []
+    for i, server in enumerate([b, a, b]):  # seats joined on both, one after the other
+        joined = server.post(f"/api/rooms/{code}/seats", json={"name": f"P{i}"})
+        assert joined.status_code == 200, joined.text
+        assert joined.json()["seat"] == i
+        tokens.append(joined.json()["token"])
+    assert (
+        b.get(f"/api/rooms/{code}").json()["seats"] == a.get(f"/api/rooms/{code}").json()["seats"]
+    )
+    assert a.post(f"/api/rooms/{code}/start", headers=host(host_token)).is_success
+
+    opened: list[Any] = []
+    try:
+        table = open_socket(a, code, host_token, opened)
+        on = [b, a, b]
+        phones = [open_socket(on[i], code, t, opened) for i, t in enumerate(tokens)]
+        for socket in [table, *phones]:  # B may hear of the start a moment later
+            while socket.recv_state()["status"] != "playing":
+                pass
+        # Every phone shows as connected on both processes (phones on B are present on A).
+        until(lambda: all(s["connected"] for s in a.get(f"/api/rooms/{code}").json()["seats"]))
+        acted: list[dict[str, Any]] = []
+        while True:
+            states = [recv_version(phone, len(acted)) for phone in phones]
+            assert {state["version"] for state in states} == {len(acted)}
+            if states[0]["status"] == "over":
+                break
+            seat = next(i for i, state in enumerate(states) if state["legal_actions"])
+            action = states[seat]["legal_actions"][0]
+            phones[seat].send({"type": "act", "version": len(acted), "action": action})
+            acted.append({"seat": seat, "action": action})
+        assert recv_version(table, len(acted))["status"] == "over"
+        assert a.get(f"/api/rooms/{code}/log").json()["log"] == acted
+        assert b.get(f"/api/rooms/{code}/log").json()["log"] == acted
+        assert hub_of(a).store.store.read_log(code) == acted  # type: ignore[attr-defined]
+    finally:
+        for context in opened:
+            context.__exit__(None, None, None)
+
+
+def test_an_action_that_lost_its_index_is_checked_again_against_the_winner(
+    shared: Callable[[], TestClient],
+) -> None:
+    a, b = shared(), shared()
+    made = a.post("/api/rooms", json={"game": TOY_NAME, "options": {}}).json()
+    code, host_token = made["code"], made["host_token"]
+    tokens = [a.post(f"/api/rooms/{code}/seats", json={"name": n}).json()["token"] for n in "xy"]
+    assert a.post(f"/api/rooms/{code}/start", headers=host(host_token)).is_success
+    until(lambda: b.get(f"/api/rooms/{code}").json()["status"] == "playing")
+    # B hears nothing from now on: its room stays at version 0 until an action of its own.
+    hub_of(b).peers._hear = lambda heard: None  # type: ignore[attr-defined]
+    opened: list[Any] = []
+    try:
+        on_a = [open_socket(a, code, t, opened) for t in tokens]
+        on_b = [open_socket(b, code, t, opened) for t in tokens]
+        for phone in on_a + on_b:
+            phone.recv_state()
+        first = on_a[0].state["legal_actions"][0]
+        on_a[0].send({"type": "act", "version": 0, "action": first})
+        recv_version(on_a[0], 1)
+        assert hub_of(b).rooms[code].version == 0
+
+        # Seat 1 on B, looking at version 0: index 0 is taken, B catches up, and seat 1's
+        # choices are the same (a simultaneous round), so its bid lands as action 1.
+        second = on_b[1].state["legal_actions"][0]
+        on_b[1].send({"type": "act", "version": 0, "action": second})
+        assert recv_version(on_b[1], 2)["version"] == 2
+        store = hub_of(a).store.store  # type: ignore[attr-defined]
+        assert store.read_log(code) == [
+            {"seat": 0, "action": first},
+            {"seat": 1, "action": second},
+        ]
+
+        # Seat 0 bids on A in the next round; its phone on B, which still shows version 2,
+        # bids too: B finds index 2 taken, catches up, and the bid is stale. Nothing is stored.
+        third = recv_version(on_a[0], 2)["legal_actions"][0]
+        on_a[0].send({"type": "act", "version": 2, "action": third})
+        recv_version(on_a[0], 3)
+        old = recv_version(on_b[0], 2)
+        assert old["version"] == 2 and hub_of(b).rooms[code].version == 2
+        on_b[0].send({"type": "act", "version": 2, "action": old["legal_actions"][-1]})
+        while (told := on_b[0].recv())["type"] != "error":
+            pass
+        assert told["code"] == "action/stale", told
+        assert len(store.read_log(code)) == 3
+        assert hub_of(b).rooms[code].log == store.read_log(code)
+    finally:
+        for context in opened:
+            context.__exit__(None, None, None)
+
+
+def test_one_process_drives_a_rooms_bots_and_another_takes_over_when_it_stops(
+    shared: Callable[[], TestClient],
+) -> None:
+    a, b = shared(), shared()
+    made = a.post("/api/rooms", json={"game": TOY_NAME, "options": {"rounds": 4}}).json()
+    code, host_token = made["code"], made["host_token"]
+    token = a.post(f"/api/rooms/{code}/seats", json={"name": "me"}).json()["token"]
+    assert a.post(f"/api/rooms/{code}/bots", headers=host(host_token)).is_success
+    b.get(f"/api/rooms/{code}")  # B serves the room too
+    assert a.post(f"/api/rooms/{code}/start", headers=host(host_token)).is_success
+    hubs = [hub_of(a), hub_of(b)]
+    drivers = until(lambda: [h for h in hubs if code in h.rooms and h.peers.drives(h.rooms[code])])
+    time.sleep(LEASE)  # a second process never takes a held lease
+    assert len([h for h in hubs if code in h.rooms and h.peers.drives(h.rooms[code])]) == 1
+    driver, other = (a, b) if drivers[0] is hubs[0] else (b, a)
+
+    opened: list[Any] = []
+    try:
+        phone = open_socket(other, code, token, opened)
+        state = phone.recv_state()
+        action = state["legal_actions"][0]
+        phone.send({"type": "act", "version": state["version"], "action": action})
+        assert recv_version(phone, 2)["version"] == 2  # the bot answered (driven elsewhere)
+
+        driver.__exit__(None, None, None)  # lets its leases go; the other takes over
+        until(lambda: hub_of(other).peers.drives(hub_of(other).rooms[code]))
+        sent = 1
+        while (state := phone.recv())["type"] == "error" or state["status"] != "over":
+            if state["type"] == "error":
+                # A bid sent on a state the bot moved on from before the bid itself landed.
+                assert state["code"] == "action/stale", state
+            elif state["legal_actions"] and state["version"] > sent:
+                action = state["legal_actions"][0]
+                phone.send({"type": "act", "version": state["version"], "action": action})
+                sent = state["version"]
+        log = other.get(f"/api/rooms/{code}/log").json()["log"]
+        assert len(log) == 8 and sorted(e["seat"] for e in log) == [0] * 4 + [1] * 4
+    finally:
+        for context in opened:
+            context.__exit__(None, None, None)
