@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .zh_text import FastServer, latin_words, save_small, sleeve_words
+from .zh_text import FastServer, latin_labels, latin_words, save_small, sleeve_words
 
 # A fresh cache makes the demo playlist before the first room: room for it beside the game.
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(480)]
@@ -64,6 +64,7 @@ def test_each_page_speaks_chinese(
     if path == "/how-to-play/records":
         expect(chinese.locator("#intro")).to_contain_text("标准版")
     assert latin_words(chinese, sleeve_words(fast_server.base)) == [], path
+    assert latin_labels(chinese, sleeve_words(fast_server.base)) == [], path
     if screenshots is not None and path.startswith("/how-to-play"):
         name = path.rsplit("/", 1)[1]
         save_small(chinese, screenshots / f"how-to-play-{name}-zh.png")
