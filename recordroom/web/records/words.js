@@ -169,5 +169,4 @@ export const AREA_NAMES = Object.fromEntries(
 );
 export const SCORING = ["goals", "release", "crew", "tour", "harmonies", "fail"];
 
-export const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 export const names = (list) => andList(list);
