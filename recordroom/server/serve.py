@@ -62,6 +62,14 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "renewal, so how soon another process can take over once it died (default 10)",
     )
     parser.add_argument(
+        "--cluster",
+        action="store_true",
+        help="with a Redis store: serve its rooms together with any other process started with "
+        "--cluster on it (clients of one room may be on any of them; each room's bots are run "
+        "by one process, through a lease of --lease seconds); without it, one process at a "
+        "time holds the store",
+    )
+    parser.add_argument(
         "--bot-delay", type=float, default=0.8, help="seconds a bot waits before it moves"
     )
     parser.add_argument(
@@ -188,13 +196,19 @@ class StoreError(Exception):
 
 
 def open_store(
-    where: str, lease: float = 10.0, on_lost: Callable[[str | None], None] | None = None
+    where: str,
+    lease: float = 10.0,
+    on_lost: Callable[[str | None], None] | None = None,
+    cluster: bool = False,
 ) -> tuple[Store, str]:
     """The store ``--store`` names, and how the banner tells it; raises StoreError.
 
     A Redis store is held with a lease of ``lease`` seconds; ``on_lost`` is called if another
-    process ever takes it.
+    process ever takes it. With ``cluster`` it is not held: every process started so serves
+    its rooms, and each room's driver holds a lease of ``lease`` seconds.
     """
+    if cluster and not where.startswith(("redis://", "rediss://", "unix://")):
+        raise StoreError("--cluster needs a Redis store (--store redis://HOST:PORT/DB)")
     if where.startswith("sqlite:"):
         from recordroom.server.store import SqliteStore
 
@@ -212,6 +226,13 @@ def open_store(
             store = RedisStore.from_url(where)
         except StoreUnavailable as error:
             raise StoreError(str(error)) from error
+        if cluster:
+            if lease <= 0:
+                store.close()
+                raise StoreError("--lease must be a positive number of seconds")
+            store.shared = True
+            store.room_lease = lease
+            return store, f"{store.where} (shared by every --cluster process)"
         try:
             store.hold_server(lease, on_lost)
         except (StoreUnavailable, ValueError) as error:
@@ -252,9 +273,12 @@ def run(args: argparse.Namespace) -> int:
         # Rooms here are further on than Redis: a restart serves what Redis kept.
         stop_serving(f"Redis lost acknowledged actions ({why}); restart to serve what it kept")
 
+    if args.cluster and not (args.store or "").startswith(("redis://", "rediss://", "unix://")):
+        sys.stderr.write("recordroom serve: error: --cluster needs --store redis://HOST:PORT/DB\n")
+        return 2
     if args.store is not None:
         try:
-            store, kept_in = open_store(args.store, args.lease, lease_lost)
+            store, kept_in = open_store(args.store, args.lease, lease_lost, args.cluster)
             from recordroom.server.redis_store import RedisStore
 
             if isinstance(store, RedisStore):

@@ -42,8 +42,10 @@ LEASE = 2.0
 class Server:
     """``recordroom serve --store redis://...`` as a child process on a free 127.0.0.1 port."""
 
-    def __init__(self, store: str, folder: Path, name: str) -> None:
+    def __init__(self, store: str, folder: Path, name: str, *extra: str) -> None:
         self.store = store
+        self.extra = extra
+        """More options (``--cluster``)."""
         self.folder = folder
         self.port = free_port()
         self.output = folder / f"{name}.out"
@@ -57,7 +59,7 @@ class Server:
         command = [sys.executable, "-m", "recordroom", "serve", "--host", "127.0.0.1"]
         command += ["--port", str(self.port), "--store", self.store, "--lease", str(LEASE)]
         command += ["--data-dir", str(self.folder), "--bot-delay", "0", "--no-qr"]
-        command += ["--log-level", "warning", "--open-after", "0"]
+        command += ["--log-level", "warning", "--open-after", "0", *self.extra]
         with self.output.open("ab") as out:
             self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
         return self.process

@@ -8,6 +8,7 @@ did, and exactly one process drives a room's bots, another taking over when it g
 
 from __future__ import annotations
 
+import argparse
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from recordroom.server import create_app
+from recordroom.server import create_app, serve
 from recordroom.server.hub import Hub
 from recordroom.server.redis_store import RedisStore
 
@@ -219,3 +220,12 @@ def test_one_process_drives_a_rooms_bots_and_another_takes_over_when_it_stops(
     finally:
         for context in opened:
             context.__exit__(None, None, None)
+
+
+@pytest.mark.parametrize("store", [None, "sqlite:rooms.sqlite3"])
+def test_cluster_needs_a_redis_store(store: str | None, capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser()
+    serve.register(parser.add_subparsers())
+    argv = ["serve", "--no-qr", "--cluster", *(["--store", store] if store else [])]
+    assert serve.run(parser.parse_args(argv)) == 2
+    assert "--cluster needs --store redis://HOST:PORT/DB" in capsys.readouterr().err
