@@ -7,9 +7,11 @@ the suite by being registered in ``recordroom.games``; nothing here knows any ga
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -24,6 +26,7 @@ from recordroom.engine import (
     RulesError,
     replay,
 )
+from recordroom.engine.game import Editions, Listening
 from recordroom.games import load, names
 
 SEEDS = int(os.environ.get("CONFORMANCE_SEEDS", "100"))
@@ -326,3 +329,31 @@ def test_info_and_bad_setup(name: str) -> None:
         assert agent.choose(game.view(state, seat), legal) in legal
     with pytest.raises(KeyError):
         game.agent("__no_such_agent__", 1)
+
+
+WEB = Path(__file__).resolve().parent.parent / "recordroom" / "web"
+
+
+@pytest.mark.parametrize("name", names())
+def test_what_the_server_reads(name: str) -> None:
+    """The facts and optional methods the server reads of a game hold together."""
+    game = load(name)
+    info = game.info
+    assert info.songs > 0 if info.music else info.songs == 0
+    state = game.new_state(info.min_players, 5, dict(info.option_sets[0]))
+    if info.deck_option is not None:
+        assert isinstance(game.options_of(state)[info.deck_option], list)
+    if info.pages is not None:
+        for page in ("table.html", "phone.html", *(file for _, file in info.extra_pages)):
+            assert (WEB / info.pages / page).is_file(), page
+    else:
+        assert info.extra_pages == ()
+    assert all(path.startswith("/") for path, _ in info.extra_pages)
+    if isinstance(game, Editions):
+        json.dumps(game.edition("standard"))  # the default edition, JSON-safe
+        with pytest.raises(ValueError):
+            game.edition("__no_such_edition__")
+    if isinstance(game, Listening):
+        seat = min(state.active)
+        sensed = game.senses(game.view(state, seat), lambda turn: None, lambda sleeve: None)
+        json.dumps(sensed)

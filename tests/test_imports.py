@@ -108,3 +108,29 @@ def test_arrows_point_one_way(room: str, forbidden: tuple[str, ...]) -> None:
         if any(target == f or target.startswith(f + ".") for f in forbidden)
     )
     assert wrong == []
+
+
+def _particular_games(graph: dict[str, set[str]], room: str) -> list[str]:
+    """The arrows from ``room`` to a particular game (the registry ``recordroom.games`` is fine)."""
+    return sorted(
+        f"{module} -> {target}"
+        for module, targets in graph.items()
+        if module == room or module.startswith(room + ".")
+        for target in targets
+        if target.startswith("recordroom.games.")
+    )
+
+
+def test_the_finder_sees_an_arrow_to_a_particular_game() -> None:
+    graph = {
+        "recordroom.server.app": {"recordroom.games", "recordroom.engine.game"},
+        "recordroom.server.music": {"recordroom.games.quiz.bots"},
+        "recordroom.serverless": {"recordroom.games.quiz"},
+    }
+    found = _particular_games(graph, "recordroom.server")
+    assert found == ["recordroom.server.music -> recordroom.games.quiz.bots"]
+
+
+def test_the_server_knows_no_particular_game() -> None:
+    """What the server needs from a game comes through the contract or the registry."""
+    assert _particular_games(_graph(), "recordroom.server") == []

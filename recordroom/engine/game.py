@@ -25,19 +25,30 @@ reports read (OpenSpiel's ``returns``): a tuple with one float per seat, all zer
 goes on, every value in [0, 1] once it is over. Each game documents its definition; the
 competitive ones use :func:`win_share_returns`.
 
-One optional method serves search bots (:mod:`recordroom.bots`)::
+Optional methods serve those who need more than the contract; each has a protocol below that a
+game matches by offering the method (``isinstance(game, Determinizing)``). One serves search bots
+(:mod:`recordroom.bots`)::
 
     game.determinize(view, seat, seed)  # a full state consistent with everything ``seat`` knows
 
 It takes that seat's ``view`` and returns a state ``s`` with ``view(s, seat) == view``: what the
 seat cannot see (other hands, other seats' pending choices, private goals, deck order, the RNG) is
 drawn afresh from what is still unseen, with ``seed`` making the draw repeatable. A game that
-offers it matches :class:`Determinizing`.
+offers it matches :class:`Determinizing`. Three more serve the server, which knows no game by
+name (docs/adding-a-game.md)::
+
+    game.edition(name)                  # a named edition of the game as a JSON document
+    game.senses(view, hear, look)       # what a bot at the table hears and sees (games with music)
+    game.refresh_agent_kinds()          # offers agent kinds read from the environment again
+
+matching :class:`Editions`, :class:`Listening` and :class:`RefreshingAgents`. What the server
+needs as plain facts (the pages, the songs of a game, the option naming its sleeves) lives in
+:class:`GameInfo`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias, runtime_checkable
 
@@ -76,6 +87,17 @@ class GameInfo:
     """The kinds ``Game.agent`` accepts, the strongest last; the first is always "random"."""
     music: bool = False
     """Whether the table plays a song every turn (the server gives such rooms a music queue)."""
+    songs: int = 0
+    """With ``music``: how many songs one game plays, one a turn (the table warns when a music
+    source has fewer tracks). A music game's views say which turn is playing as ``"turn"``."""
+    deck_option: str | None = None
+    """The option that lists the sleeves a game deals from, if it has one: a server with a sleeve
+    set of its own (``recordroom serve --sleeves DIR``) fills it with that set's ids."""
+    pages: str | None = None
+    """The folder of the game's browser pages (``table.html``, ``phone.html``) in the server's
+    web folder; None: the game has no pages of its own and uses the first served game's."""
+    extra_pages: tuple[tuple[str, str], ...] = ()
+    """Further addresses of the game's pages, each ``(path, file)`` (a file of ``pages``)."""
 
 
 class Game(Protocol):
@@ -151,4 +173,43 @@ class Determinizing(Protocol):
 
     def determinize(self, view: JSONDict, seat: Seat, seed: int) -> Any:
         """A full state whose ``view(state, seat)`` equals ``view``; the unseen drawn by seed."""
+        ...
+
+
+@runtime_checkable
+class Editions(Protocol):
+    """A game whose content comes in named editions that its pages draw from (optional)."""
+
+    def edition(self, name: str) -> JSONDict:
+        """The JSON document of the named edition, the same for everyone (the board layout, cards
+        and goals for Records); ``ValueError`` saying why for a name the game does not have.
+        Every game with editions has one named ``standard``, the one asked for by default."""
+        ...
+
+
+@runtime_checkable
+class Listening(Protocol):
+    """A game whose bots sense the table: the song of the turn and the pictures shown (optional).
+
+    Whoever runs the bots (the server) adds the answer to a bot's view under ``"senses"``.
+    """
+
+    def senses(
+        self,
+        view: JSONDict,
+        hear: Callable[[int], JSONDict | None],
+        look: Callable[[int], JSONDict | None],
+    ) -> JSONDict:
+        """What a bot with this view senses: ``hear(turn)`` gives the audio features of that
+        turn's song (None without audio), ``look(sleeve_id)`` a sleeve's visual features (None
+        for a sleeve the runner does not have)."""
+        ...
+
+
+@runtime_checkable
+class RefreshingAgents(Protocol):
+    """A game whose agent kinds depend on the environment (a learned policy's file; optional)."""
+
+    def refresh_agent_kinds(self) -> None:
+        """Reads the environment again and sets ``info.agent_kinds`` accordingly."""
         ...

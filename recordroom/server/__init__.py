@@ -7,7 +7,10 @@ told, and rooms are rebuilt from their logs when the server starts, so a crash l
 
 Modules: :mod:`.protocol` (the wire messages), :mod:`.store` (where rooms live on disk),
 :mod:`.room` (one room's seats, state and rules of who may do what), :mod:`.hub` (all rooms, bots),
-:mod:`.app` (the FastAPI application), :mod:`.serve` (the ``recordroom serve`` command).
+:mod:`.app` (the FastAPI application), :mod:`.routes` (its HTTP routes, one router per concern),
+:mod:`.sockets` (the room socket), :mod:`.deps` (what the routes share), :mod:`.serve` (the
+``recordroom serve`` command). The server knows no game by name: what it needs from a game comes
+from the engine contract (``GameInfo`` and optional methods, docs/architecture.md).
 The wire protocol is documented in docs/protocol.md.
 """
 

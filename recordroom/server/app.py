@@ -82,15 +82,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The server application (see the module docstring)."""
     settings = settings or Settings()
     names = settings.game_names if settings.game_names is not None else games.names()
+    served = {name: settings.load_game(name) for name in names}
 
-    jukebox = Jukebox(settings.cache_dir or default_cache_dir(), settings.music_dirs)
+    songs = max((g.info.songs for g in served.values() if g.info.music), default=0)
+    jukebox = Jukebox(settings.cache_dir or default_cache_dir(), settings.music_dirs, songs)
     sleeve_set = load_sleeve_set(settings.sleeves_dir)
     if sleeve_set.pack is not None:
         for problem in sleeve_set.pack.problems:
             log.warning("sleeve pack: skipped %s", problem)
     default_options: dict[str, JSONDict] = {}
     if settings.sleeves_dir is not None:
-        default_options["disc-cover"] = {"sleeves": list(sleeve_set.ids())}
+        # The server's own sleeve set is the deck of every game that deals sleeves.
+        for name, game in served.items():
+            if game.info.deck_option is not None:
+                default_options[name] = {game.info.deck_option: list(sleeve_set.ids())}
     services = Services(
         settings=settings,
         joins=SlidingWindow(*settings.join_limit),
@@ -98,7 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         jukebox=jukebox,
         sleeve_set=sleeve_set,
         pages=Pages(),
-        games={},
+        games=served,
     )
 
     @asynccontextmanager
@@ -184,4 +189,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if WEB_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     app.include_router(pages.router)
+    app.include_router(pages.extra_pages(served))
     return app

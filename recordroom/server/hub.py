@@ -17,7 +17,7 @@ from typing import Any
 
 from recordroom.engine.agents import Agent
 from recordroom.engine.errors import BadOptions
-from recordroom.engine.game import Game, JSONDict, Seat
+from recordroom.engine.game import Game, JSONDict, Listening, Seat
 from recordroom.server.codes import new_code, new_seed, new_token, normalise_code
 from recordroom.server.errors import ServerError
 from recordroom.server.music import Jukebox, RoomMusic, Senses
@@ -515,9 +515,9 @@ class Hub:
         view, legal = room.seat_view(seat)
         if not legal:
             return True
-        if room.game.info.music and self.senses is not None:
+        if self.senses is not None and isinstance(room.game, Listening):
             # A listening bot hears the song and sees the sleeves, like anyone at the table.
-            senses = await asyncio.to_thread(self.senses.for_view, room.music, view)
+            senses = await asyncio.to_thread(self.senses.for_view, room.game, room.music, view)
             view = {**view, "senses": senses}
             if room.status != "playing" or room.seat_view(seat)[1] != legal:
                 return True  # the table moved on while the bot listened

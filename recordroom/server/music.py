@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from recordroom.games.disc_cover.bots import senses as senses_entry
-from recordroom.games.disc_cover.state import TURNS
+from recordroom.engine.game import JSONDict, Listening
 from recordroom.media.music.cue import cue_point
 from recordroom.media.music.demo import PIECES, demo_library
 from recordroom.media.music.features import AudioError, TrackFeatures, analyse
@@ -43,7 +42,10 @@ CUE_CACHE = "cues-v1.json"
 """The file, in the cache folder, that keeps every track's cue point across restarts."""
 SOURCES = ("demo", "library", "playlist", "external")
 AHEAD = 3
-"""Tracks past the current turn (or past the ninth) whose cue points are found ahead of time."""
+"""Tracks past the current turn whose cue points are found ahead of time."""
+FIRST_CUES = 12
+"""Tracks whose cue points a new room asks for at once, in playing order: a night's songs and a
+few skips (each later turn asks for the next ``AHEAD`` as it comes)."""
 
 
 class DemoInterrupted(RuntimeError):
@@ -60,9 +62,11 @@ class Jukebox:
     order rooms will play them, and kept in memory and in the cache folder.
     """
 
-    def __init__(self, cache_dir: Path, folders: tuple[Path, ...] = ()) -> None:
+    def __init__(self, cache_dir: Path, folders: tuple[Path, ...] = (), songs: int = 0) -> None:
         self.cache_dir = cache_dir
         self.folders = folders
+        self.songs = songs
+        """Songs one game plays (the most of the served games with music, ``GameInfo.songs``)."""
         self._demo_lock = threading.Lock()
         self._library_lock = threading.Lock()
         self._demo: Library | None = None
@@ -200,7 +204,7 @@ class Jukebox:
                 }
                 for p in library.playlists.values()
             ],
-            "turns": TURNS,
+            "turns": self.songs,
         }
 
     def check(self, settings: MusicSettings) -> dict[str, Any]:
@@ -210,15 +214,16 @@ class Jukebox:
         :meth:`pool` refuses them when the room is created.
         """
         if settings.source == "external":
-            return {"tracks": None, "turns": TURNS, "repeats": False, "warning": None}
+            return {"tracks": None, "turns": self.songs, "repeats": False, "warning": None}
         count = len(self.pool(settings))
-        repeats = count < TURNS
+        turns = self.songs
+        repeats = count < turns
         warning = (
-            f"Only {count} track{'s' if count != 1 else ''} for {TURNS} turns: songs will repeat."
+            f"Only {count} track{'s' if count != 1 else ''} for {turns} turns: songs will repeat."
             if repeats
             else None
         )
-        return {"tracks": count, "turns": TURNS, "repeats": repeats, "warning": warning}
+        return {"tracks": count, "turns": turns, "repeats": repeats, "warning": warning}
 
     def pool(self, settings: MusicSettings) -> tuple[str, ...]:
         """The track ids a room with these settings plays from; ``ServerError`` if none."""
@@ -397,8 +402,8 @@ class RoomMusic:
         music = cls(settings, tuple(queue), skips)
         if settings.skip_intro and queue:
             # Cue points in the order the turns will play them (a few more for skips); never the
-            # whole of a large library, of which a game plays nine tracks.
-            jukebox.prepare(music.upcoming(1, TURNS + AHEAD))
+            # whole of a large library, of which a game plays a handful of tracks.
+            jukebox.prepare(music.upcoming(1, FIRST_CUES))
         return music
 
     def upcoming(self, turn: int, count: int) -> list[str]:
@@ -474,18 +479,17 @@ class Senses:
         """Ends :meth:`warm` early (the server is shutting down)."""
         self._stopping.set()
 
-    def for_view(self, music: RoomMusic | None, view: dict[str, Any]) -> dict[str, Any]:
-        """The ``senses`` entry for a bot's view of a Disc Cover table."""
-        heard = None
-        turn = view.get("turn")
-        if music is not None and isinstance(turn, int):
-            track_id = music.track_id(turn)
+    def for_view(self, game: Listening, music: RoomMusic | None, view: JSONDict) -> JSONDict:
+        """The ``senses`` entry for a bot's view of the table, as the game tells it
+        (:class:`~recordroom.engine.game.Listening`): the room's songs, the server's sleeves."""
+
+        def hear(turn: int) -> JSONDict | None:
+            track_id = music.track_id(turn) if music is not None else None
             features = self.jukebox.features(track_id) if track_id else None
-            heard = features.to_json() if features else None
-        seen = {}
-        for record in view.get("records", []):
-            sid = record["sleeve"]["id"]
-            look = self.look(sid)
-            if look is not None:
-                seen[sid] = look.to_json()
-        return senses_entry(heard, seen)
+            return features.to_json() if features else None
+
+        def look(sleeve_id: int) -> JSONDict | None:
+            found = self.look(sleeve_id)
+            return found.to_json() if found is not None else None
+
+        return game.senses(view, hear, look)

@@ -176,7 +176,7 @@ def banner(url: str, data_dir: Path, with_qr: bool, kept_in: str | None = None) 
 
 
 def use_learned(path: Path) -> bool:
-    """Checks a learned checkpoint and offers Records bots at level ``learned`` from it."""
+    """Checks a learned checkpoint and offers bots at level ``learned`` from it (Records')."""
     try:
         from recordroom.rl.policy import CHECKPOINT_ENV, LearnedAgent
 
@@ -185,9 +185,13 @@ def use_learned(path: Path) -> bool:
         sys.stderr.write(f"recordroom serve: error: --learned {path}: {error}\n")
         return False
     os.environ[CHECKPOINT_ENV] = str(path)
-    from recordroom.games.records.game import GAME
+    from recordroom import games
+    from recordroom.engine.game import RefreshingAgents
 
-    GAME.refresh_agent_kinds()
+    for name in games.names():
+        game = games.load(name)
+        if isinstance(game, RefreshingAgents):
+            game.refresh_agent_kinds()
     return True
 
 

@@ -303,11 +303,11 @@ def test_bots_at_the_table_hear_the_song_and_see_the_sleeves(tmp_path: Path) -> 
     game = load("disc-cover")
     view = game.view(game.new_state(3, 4, {}), 0)
     music = RoomMusic.build(jukebox, MusicSettings(), seed=4)
-    sensed = Senses(jukebox, builtin_set()).for_view(music, view)
+    sensed = Senses(jukebox, builtin_set()).for_view(game, music, view)
     assert set(sensed["heard"]) >= {"tempo", "energy", "minor", "brightness", "onset_rate"}
     assert sorted(sensed["seen"]) == sorted(str(r["sleeve"]["id"]) for r in view["records"])
     external = RoomMusic.build(jukebox, MusicSettings(source="external"), seed=4)
-    assert Senses(jukebox, builtin_set()).for_view(external, view)["heard"] is None
+    assert Senses(jukebox, builtin_set()).for_view(game, external, view)["heard"] is None
     bot = game.agent("listener", 1)
     assert bot.choose({**view, "senses": sensed}, game.legal_actions(game.new_state(3, 4, {}), 0))
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from recordroom.server.routes import media as media_routes
 from recordroom.server.pages import THREAD_NAME
+from recordroom.server.routes import media as media_routes
 
 from .helpers import TestClient
 

@@ -14,14 +14,14 @@ from 1 to 4. The rules are in :mod:`.rules`, the views and saved form in :mod:`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from recordroom.engine.agents import Agent, RandomAgent
 from recordroom.engine.errors import IllegalAction
-from recordroom.engine.game import Action, GameInfo, win_share_returns
+from recordroom.engine.game import Action, GameInfo, JSONDict, win_share_returns
 from recordroom.games.disc_cover import rules, views
-from recordroom.games.disc_cover.bots import LEVELS, ListeningAgent, Personality
+from recordroom.games.disc_cover.bots import LEVELS, ListeningAgent, Personality, senses
 from recordroom.games.disc_cover.determinize import determinize
 from recordroom.games.disc_cover.state import TURNS, DiscCoverState, Phase
 
@@ -37,6 +37,9 @@ class DiscCover:
         option_sets=({"variant": "cooperative"}, {"variant": "competitive"}),
         agent_kinds=("random", "listener", "easy", "normal", "hard"),
         music=True,
+        songs=TURNS,
+        deck_option="sleeves",
+        pages="disc-cover",
     )
 
     def new_state(
@@ -96,6 +99,24 @@ class DiscCover:
     def determinize(self, view: dict[str, Any], seat: int, seed: int) -> DiscCoverState:
         """A full state consistent with what ``seat`` sees in ``view``, the unseen drawn by seed."""
         return determinize(view, seat, seed)
+
+    def senses(
+        self,
+        view: JSONDict,
+        hear: Callable[[int], JSONDict | None],
+        look: Callable[[int], JSONDict | None],
+    ) -> JSONDict:
+        """What a listening bot at the table senses (:mod:`.bots`): the song of the view's turn
+        and the look of every sleeve on the table."""
+        turn = view.get("turn")
+        heard = hear(turn) if isinstance(turn, int) else None
+        seen: dict[int, JSONDict] = {}
+        for record in view.get("records", []):
+            sleeve_id = record["sleeve"]["id"]
+            found = look(sleeve_id)
+            if found is not None:
+                seen[sleeve_id] = found
+        return senses(heard, seen)
 
     def max_decisions(self, players: int, options: Mapping[str, Any] | None = None) -> int:
         """The most actions one game can take."""

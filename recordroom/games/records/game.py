@@ -43,6 +43,7 @@ from recordroom.games.records.actions import (
 )
 from recordroom.games.records.bots import GreedyAgent
 from recordroom.games.records.determinize import determinize
+from recordroom.games.records.document import named_document
 from recordroom.games.records.edition import Edition, EditionError, for_players, load_edition
 from recordroom.games.records.kinds import CHOICE_PHASES, UNDOABLE, Phase
 from recordroom.games.records.levels import LEVELS, level_agent
@@ -98,6 +99,8 @@ class RecordsGame:
         max_players=6,
         option_sets=({},),
         agent_kinds=("random", "greedy", "easy", "normal", "hard"),
+        pages="records",
+        extra_pages=(("/records", "table.html"), ("/records/table", "table.html")),
     )
 
     def __init__(self) -> None:
@@ -276,6 +279,10 @@ class RecordsGame:
     def determinize(self, view: JSONDict, seat: Seat, seed: int) -> State:
         """A full state consistent with what ``seat`` sees in ``view``, the unseen drawn by seed."""
         return determinize(view, seat, seed)
+
+    def edition(self, name: str) -> JSONDict:
+        """The named edition as its pages draw it (:mod:`.document`); ``EditionError`` if none."""
+        return named_document(name)
 
     # -- internals ---------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Games: the games this server hosts, and the documents a game offers (a Records edition)."""
+"""Games: the games this server hosts, and the editions a game offers its pages."""
 
 from __future__ import annotations
 
@@ -6,12 +6,11 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from recordroom.games.records.edition import EditionError
-from recordroom.server.deps import ERRORS, HubDep
+from recordroom.engine.game import Editions
+from recordroom.server.deps import ERRORS, HubDep, ServicesDep
 from recordroom.server.errors import ServerError
 from recordroom.server.hub import game_summary
 from recordroom.server.protocol import ErrorCode, GameOut
-from recordroom.server.records_edition import records_edition as document
 
 router = APIRouter()
 
@@ -22,10 +21,16 @@ async def list_games(hub: HubDep) -> list[GameOut]:
     return [GameOut(**game_summary(hub.game(name))) for name in hub.game_names]
 
 
-@router.get("/api/games/records/edition", responses=ERRORS)
-async def records_edition(edition: str = "standard") -> dict[str, Any]:
-    """The board layout, cards and goals of a Records edition, for drawing the sheet."""
+@router.get("/api/games/{game}/edition", responses=ERRORS)
+async def game_edition(
+    game: str, services: ServicesDep, edition: str = "standard"
+) -> dict[str, Any]:
+    """A game's named edition as its pages draw it (Records: the board layout, cards and goals,
+    for drawing the sheet); 404 ``game/unknown`` for a game or an edition there is not."""
+    found = services.games.get(game)
+    if not isinstance(found, Editions):
+        raise ServerError(ErrorCode.GAME_UNKNOWN, f"no game {game!r} with editions here", 404)
     try:
-        return document(edition)
-    except EditionError as error:
+        return found.edition(edition)
+    except ValueError as error:
         raise ServerError(ErrorCode.GAME_UNKNOWN, str(error), 404) from None

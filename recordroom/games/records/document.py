@@ -1,8 +1,9 @@
 """The Records edition as the browser draws it: the board layout, the cards and the goals in names.
 
-The player sheet in ``recordroom/web/records`` is generated from this document, never placed box
-by box, so an edition with other boxes, bonuses or prices draws itself. It is read-only and the
-same for everyone (``GET /api/games/records/edition``).
+The player sheet of Records' pages is generated from this document, never placed box by box, so
+an edition with other boxes, bonuses or prices draws itself. It is read-only and the same for
+everyone; the game offers it through the contract's optional ``edition(name)``, which the server
+serves as ``GET /api/games/records/edition``.
 """
 
 from __future__ import annotations
@@ -109,6 +110,6 @@ def edition_document(edition: Edition) -> dict[str, Any]:
     }
 
 
-def records_edition(name: str = "standard") -> dict[str, Any]:
+def named_document(name: str = "standard") -> dict[str, Any]:
     """The document of a named edition (``EditionError`` if there is none)."""
     return edition_document(load_edition(name))
