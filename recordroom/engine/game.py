@@ -89,7 +89,9 @@ class GameInfo:
     """Whether the table plays a song every turn (the server gives such rooms a music queue)."""
     songs: int = 0
     """With ``music``: how many songs one game plays, one a turn (the table warns when a music
-    source has fewer tracks). A music game's views say which turn is playing as ``"turn"``."""
+    source has fewer tracks). A music game's views say which turn is playing as ``"turn"`` (from
+    1) and show ``"phase": "over"`` once the game is over: the room's music and its listening
+    gate read those two keys."""
     deck_option: str | None = None
     """The option that lists the sleeves a game deals from, if it has one: a server with a sleeve
     set of its own (``recordroom serve --sleeves DIR``) fills it with that set's ids."""
