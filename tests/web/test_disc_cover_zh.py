@@ -71,6 +71,12 @@ def night(browser: Browser, screenshots: Path | None) -> Iterator[Night]:
     assert not running.errors, running.errors
 
 
+# The table's reveal of a turn in Chinese, with its help link to the rules' reveal.
+REVEAL = """() => (document.querySelector("#banner")?.textContent || "").includes("进入拼贴墙")
+  && document.querySelector("#banner-help")?.getAttribute("href")
+     === "/how-to-play/disc-cover#reveal" """
+
+
 def foreign(page: Page, names: set[str]) -> list[str]:
     """Latin words of a Chinese page, in its text and in its titles and aria-labels."""
     return latin_words(page, names) + latin_labels(page, names)
@@ -168,11 +174,9 @@ def whole_game(night: Night, fast_server: FastServer, variant: str) -> None:
                     assert foreign(table, names | {code}) == []
                     night.shot(table, "table-voting")
         if turn == 4:
-            expect(table.locator("#banner")).to_contain_text("进入拼贴墙")
-            # The reveal lasts the table's hold (1.2 s): its help link first, then the scan.
-            expect(table.locator("#banner-help")).to_have_attribute(
-                "href", "/how-to-play/disc-cover#reveal"
-            )
+            # The reveal lasts the table's hold (1.2 s): its banner and help link are read together
+            # on every frame (two expects one after the other could miss it on a loaded machine).
+            table.wait_for_function(REVEAL, polling="raf", timeout=30_000)
             assert foreign(table, names | {code}) == []
             night.shot(table, "table-reveal")
 
