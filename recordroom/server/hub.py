@@ -176,7 +176,10 @@ class Hub:
 
         A room the store refuses is served to no one and left nowhere (one job: room and seats).
         """
-        if len(self.rooms) + len(self._creating) >= self.max_rooms:
+        held = len(self.rooms) + len(self._creating)
+        if self.peers.shared:  # the cap counts every process's rooms: the store's count
+            held = max(held, await asyncio.to_thread(self.peers.room_count) + len(self._creating))
+        if held >= self.max_rooms:
             raise ServerError(
                 ErrorCode.ROOM_LIMIT,
                 f"this server holds its limit of {self.max_rooms} rooms; try later",

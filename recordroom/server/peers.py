@@ -50,6 +50,9 @@ from recordroom.server.store import RoomRecord, Store
 
 log = logging.getLogger("recordroom.server")
 
+PRESENCE_EVERY = 5.0
+"""Seconds between two messages telling the other processes which phones are here."""
+
 
 class Served(Protocol):
     """What the peers need of the hub: its rooms, making one from a record, and a nudge."""
@@ -103,6 +106,10 @@ class Peers(Protocol):
         """A room this process does not hold yet, from the store (None: there is none)."""
         ...
 
+    def room_count(self) -> int:
+        """How many rooms every process serving the store holds together (blocking)."""
+        ...
+
 
 class Alone:
     """No other process: this one serves and drives every room (SQLite, or one Redis holder)."""
@@ -134,6 +141,10 @@ class Alone:
     def find(self, code: str) -> Room | None:
         """Every room is in memory already."""
         return None
+
+    def room_count(self) -> int:
+        """Not asked: the hub counts its own rooms."""
+        return 0
 
 
 def peers_for(store: Store) -> Peers:
@@ -168,8 +179,9 @@ class RedisPeers:
         self._heard: dict[str, dict[str, Any]] = {}
         """Per room, the last message heard and not yet handled."""
         self._following: set[str] = set()
-        self._presence: dict[str, dict[str, list[int]]] = {}
-        """Per room, per other process, how many phones each seat has there."""
+        self._presence: dict[str, dict[str, tuple[float, list[int]]]] = {}
+        """Per room, per other process, when it last spoke and how many phones each seat has
+        there (forgotten once it has been silent for ``3 * PRESENCE_EVERY``: it died)."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.published = 0
         self.caught_up = 0
@@ -193,6 +205,26 @@ class RedisPeers:
         self.leases.start()
         for room in hub.rooms.values():
             self._want(room)
+        beat = loop.create_task(self._heartbeat())
+        self._tasks.add(beat)
+        beat.add_done_callback(self._tasks.discard)
+
+    async def _heartbeat(self) -> None:
+        """Every ``PRESENCE_EVERY`` seconds: tells the phones here again (for rooms that have
+        some), and forgets the phones of processes silent for three times that long."""
+        while not self._stopping.is_set():
+            await asyncio.sleep(PRESENCE_EVERY)
+            if self._hub is None:
+                continue
+            for room in list(self._hub.rooms.values()):
+                if any(slot.connections for slot in room.seats):
+                    self.changed(room)
+                if room.code in self._presence and self._count_elsewhere(room):
+                    self._quiet = room.code
+                    try:
+                        room._changed()
+                    finally:
+                        self._quiet = None
 
     def stop(self) -> None:
         """Stops the threads and releases this process's rooms' leases."""
@@ -254,6 +286,15 @@ class RedisPeers:
         if room is None:  # not made meanwhile by another request
             room = self._hub.room_from_record(record)
         return room
+
+    def room_count(self) -> int:
+        """The rooms stored in Redis (one round trip); ``server/store`` when unreachable."""
+        try:
+            return int(self.store.client.zcard(f"{self.store.prefix}rooms"))
+        except RedisError as error:
+            raise ServerError(
+                ErrorCode.SERVER_STORE, f"could not count the rooms: {error}", 503
+            ) from error
 
     # -- telling ----------------------------------------------------------------------------
 
@@ -369,7 +410,7 @@ class RedisPeers:
         sender = heard.get("from")
         if isinstance(phones, list) and isinstance(sender, str):
             present = self._presence.setdefault(room.code, {})
-            present[sender] = [n if isinstance(n, int) else 0 for n in phones]
+            present[sender] = (time.monotonic(), [n if isinstance(n, int) else 0 for n in phones])
             changed = self._count_elsewhere(room)
         turn = heard.get("turn")
         self._quiet = room.code
@@ -394,8 +435,10 @@ class RedisPeers:
         present = self._presence.get(room.code, {})
         changed = False
         now = time.monotonic()
+        for sender in [s for s, (heard, _) in present.items() if now - heard > 3 * PRESENCE_EVERY]:
+            del present[sender]  # silent for too long: that process is gone, and its phones
         for seat, slot in enumerate(room.seats):
-            count = sum(phones[seat] for phones in present.values() if seat < len(phones))
+            count = sum(p[seat] for _, p in present.values() if seat < len(p))
             if (count > 0) != (slot.elsewhere > 0):
                 changed = True
                 if count == 0 and slot.connections == 0 and not slot.bot:

@@ -229,3 +229,15 @@ def test_cluster_needs_a_redis_store(store: str | None, capsys: pytest.CaptureFi
     argv = ["serve", "--no-qr", "--cluster", *(["--store", store] if store else [])]
     assert serve.run(parser.parse_args(argv)) == 2
     assert "--cluster needs --store redis://HOST:PORT/DB" in capsys.readouterr().err
+
+
+def test_the_room_cap_counts_the_rooms_of_every_process(
+    shared: Callable[[], TestClient],
+) -> None:
+    a, b = shared(), shared()
+    hub_of(a).max_rooms = hub_of(b).max_rooms = 2
+    assert a.post("/api/rooms", json={"game": TOY_NAME, "options": {}}).status_code == 201
+    assert b.post("/api/rooms", json={"game": TOY_NAME, "options": {}}).status_code == 201
+    refused = a.post("/api/rooms", json={"game": TOY_NAME, "options": {}})
+    assert refused.status_code == 503 and refused.json()["code"] == "room/limit"
+    assert len(hub_of(a).rooms) == 1  # A alone holds one room: the cap counted B's too
