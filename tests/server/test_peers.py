@@ -30,16 +30,17 @@ WAIT = 20.0
 
 
 @pytest.fixture
-def shared(redis_server: RedisServer, tmp_path: Path) -> Iterator[Callable[[], TestClient]]:
+def shared(redis_server: RedisServer, tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
     """Starts servers that share the test's Redis (flushed first); stops them afterwards."""
     redis_server.flush()
     started: list[tuple[TestClient, RedisStore]] = []
 
-    def start() -> TestClient:
+    def start(**changes: Any) -> TestClient:
         store = RedisStore.from_url(redis_server.url)
         store.shared = True
         store.room_lease = LEASE
-        client = TestClient(create_app(settings(tmp_path / str(len(started)), store=store)))
+        folder = tmp_path / str(len(started))
+        client = TestClient(create_app(settings(folder, store=store, **changes)))
         client.__enter__()
         started.append((client, store))
         return client
@@ -84,7 +85,7 @@ def open_socket(client: TestClient, code: str, token: str, opened: list[Any]) ->
 
 
 def test_a_room_made_on_one_process_is_played_from_both(
-    shared: Callable[[], TestClient],
+    shared: Callable[..., TestClient],
 ) -> None:
     a, b = shared(), shared()
     made = a.post("/api/rooms", json={"game": TOY_NAME, "options": {"rounds": 2}}).json()
@@ -130,7 +131,7 @@ def test_a_room_made_on_one_process_is_played_from_both(
 
 
 def test_an_action_that_lost_its_index_is_checked_again_against_the_winner(
-    shared: Callable[[], TestClient],
+    shared: Callable[..., TestClient],
 ) -> None:
     a, b = shared(), shared()
     made = a.post("/api/rooms", json={"game": TOY_NAME, "options": {}}).json()
@@ -181,7 +182,7 @@ def test_an_action_that_lost_its_index_is_checked_again_against_the_winner(
 
 
 def test_one_process_drives_a_rooms_bots_and_another_takes_over_when_it_stops(
-    shared: Callable[[], TestClient],
+    shared: Callable[..., TestClient],
 ) -> None:
     a, b = shared(), shared()
     made = a.post("/api/rooms", json={"game": TOY_NAME, "options": {"rounds": 4}}).json()
@@ -232,7 +233,7 @@ def test_cluster_needs_a_redis_store(store: str | None, capsys: pytest.CaptureFi
 
 
 def test_the_room_cap_counts_the_rooms_of_every_process(
-    shared: Callable[[], TestClient],
+    shared: Callable[..., TestClient],
 ) -> None:
     a, b = shared(), shared()
     hub_of(a).max_rooms = hub_of(b).max_rooms = 2
@@ -241,3 +242,36 @@ def test_the_room_cap_counts_the_rooms_of_every_process(
     refused = a.post("/api/rooms", json={"game": TOY_NAME, "options": {}})
     assert refused.status_code == 503 and refused.json()["code"] == "room/limit"
     assert len(hub_of(a).rooms) == 1  # A alone holds one room: the cap counted B's too
+
+
+def test_the_table_opens_the_turn_on_one_process_and_phones_vote_on_the_other(
+    shared: Callable[..., TestClient],
+) -> None:
+    a, b = shared(open_after=20.0), shared(open_after=20.0)
+    made = a.post("/api/rooms", json={"game": "disc-cover", "options": {}}).json()
+    code, host_token = made["code"], made["host_token"]
+    tokens = [b.post(f"/api/rooms/{code}/seats", json={"name": n}).json()["token"] for n in "xyz"]
+    assert a.post(f"/api/rooms/{code}/start", headers=host(host_token)).is_success
+    opened: list[Any] = []
+    try:
+        table = open_socket(a, code, host_token, opened)
+        phones = [open_socket(b, code, t, opened) for t in tokens]
+        for socket in [table, *phones]:
+            while not (socket.recv_state()["status"] == "playing" and socket.state["listening"]):
+                pass
+        phones[0].send({"type": "act", "version": 0, "action": {"type": "vote", "card": 1}})
+        while (told := phones[0].recv())["type"] != "error":
+            pass
+        assert told["code"] == "turn/not_open"  # on B too, before the table on A hears the song
+
+        table.send({"type": "playing", "turn": table.state["view"]["turn"]})
+        for phone in phones:
+            while phone.recv_state()["listening"]:
+                pass
+            assert phone.state["legal_actions"]
+        vote = phones[1].state["legal_actions"][0]
+        phones[1].send({"type": "act", "version": phones[1].state["version"], "action": vote})
+        assert recv_version(table, 1)["version"] == 1  # a vote on B, on the table on A
+    finally:
+        for context in opened:
+            context.__exit__(None, None, None)
