@@ -4,7 +4,8 @@ Bo's for English; a bot takes the third seat. Bo fails every card he draws, so h
 in the second week and the game ends as early as the rules let it (the rest of that week and a
 last weekend). On the way, the Chinese table, Ann's sheet with every area's tab and help open and
 both end screens are scanned for Latin words that are not names, in the text and in the titles
-and aria-labels a screen reader reads; Bo's phone stays English throughout. With
+and aria-labels a screen reader reads (a pick timer's chip and countdown and the question before a
+fail among them); Bo's phone stays English throughout. With
 ``RECORDROOM_SCREENSHOTS=DIR`` the Chinese table and phones are photographed (``*-zh.png``)."""
 
 from __future__ import annotations
@@ -159,9 +160,27 @@ def test_a_records_game_in_chinese_with_a_chinese_and_an_english_phone(
         if now == "pick" and not sheet_scanned and picks >= 5:  # in the second week
             sheet_scanned = True
             expect(table.locator("#table-boards")).to_contain_text("作废")
+            # Bo's seat moves to a new phone: the table's card with its QR code and link.
+            table.click('[data-new-phone="1"]')
+            expect(table.locator(".seat-link-card svg path").first).to_be_attached()
+            expect(table.locator(".seat-link-card")).to_contain_text("在新手机上接替 Bo 的座位")
+            assert foreign(table, names) == [], "the new phone's card"
+            url = table.get_attribute(".seat-link", "data-url") or ""
+            table.click(".seat-link-card button")
+            bo.goto(url)
+            expect(bo.locator("#me-name")).to_have_text("Bo")
+            expect(bo.locator("#phase-title")).to_contain_text(re.compile("[A-Za-z]"))
+            # A pick timer from the table: its chip, and the countdown on Ann's phone.
+            table.select_option("#timer-select", "60")
+            expect(table.locator(".timer-chip")).to_contain_text("秒")
+            expect(ann.locator("#countdown")).to_contain_text("秒")
+            assert foreign(table, names) == [], "the timer"
+            assert foreign(ann, names) == [], "the countdown"
             room.shot(table, "table-play-zh")
             scan_sheet(ann, names)
             room.shot(ann, "phone-help-zh")
+            table.select_option("#timer-select", "0")
+            expect(table.locator(".timer-chip")).to_have_count(0)
         if now == "mark" and not failed and picks >= 2 and "fail" in ann.evaluate(OFFER)["acts"]:
             failed = True
             ann.locator('.panel [data-act="fail"]').click()

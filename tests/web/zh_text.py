@@ -28,7 +28,7 @@ LATIN = re.compile(r"[A-Za-z][A-Za-z'’]+")
 # Text inside these elements is a name (a song, an artist, a sleeve, a room code, an address).
 NAME_SELECTORS = (
     "#now-title, #now-artist, .sleeve-title, .sleeve-artist, .plain-title, .plain-artist, "
-    ".code, .room-code, #join-url, #menu-url, .join-url, script, style"
+    ".code, .room-code, #join-url, #menu-url, .join-url, .seat-link, script, style"
 )
 VISIBLE_TEXT = """(skip) => {
   const copy = document.body.cloneNode(true);
