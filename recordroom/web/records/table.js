@@ -270,7 +270,7 @@ function renderRound(state) {
       el(
         "span",
         { class: "chip timer-chip", "data-remaining": String(state.timer.remaining) },
-        `◷ ${Math.ceil(state.timer.remaining)} s`,
+        `◷ ${t("common.seconds", { count: Math.ceil(state.timer.remaining) })}`,
       ),
     );
   if (view.ending && view.phase !== "over")
