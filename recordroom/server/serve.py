@@ -70,6 +70,16 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "time holds the store",
     )
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="with a Redis store: N server processes on this one port (each a --cluster "
+        "process; the kernel spreads connections over them, a worker that dies is started "
+        "again); default 1",
+    )
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
         "--bot-delay", type=float, default=0.8, help="seconds a bot waits before it moves"
     )
     parser.add_argument(
@@ -277,7 +287,29 @@ def run(args: argparse.Namespace) -> int:
         # Rooms here are further on than Redis: a restart serves what Redis kept.
         stop_serving(f"Redis lost acknowledged actions ({why}); restart to serve what it kept")
 
-    if args.cluster and not (args.store or "").startswith(("redis://", "rediss://", "unix://")):
+    if args.workers < 1:
+        sys.stderr.write("recordroom serve: error: --workers needs a count of at least 1\n")
+        return 2
+    redis_store = (args.store or "").startswith(("redis://", "rediss://", "unix://"))
+    if args.workers > 1:
+        if not redis_store:
+            sys.stderr.write(
+                "recordroom serve: error: --workers needs --store redis://HOST:PORT/DB "
+                "(the workers share their rooms through Redis)\n"
+            )
+            return 2
+        try:  # a store that cannot be used stops everything now, before any worker starts
+            checked, kept_in = open_store(args.store, args.lease, cluster=True)
+            checked.close()
+        except StoreError as error:
+            from recordroom.server.redis_store import shown_url
+
+            sys.stderr.write(f"recordroom serve: error: --store {shown_url(args.store)}: {error}\n")
+            return 3
+        from recordroom.server.workers import supervise
+
+        return supervise(args, banner(url, args.data_dir, not args.no_qr, kept_in))
+    if args.cluster and not redis_store:
         sys.stderr.write("recordroom serve: error: --cluster needs --store redis://HOST:PORT/DB\n")
         return 2
     if args.store is not None:
@@ -337,7 +369,8 @@ def _serve(
     except PackError as error:
         sys.stderr.write(f"recordroom serve: error: --sleeves {args.sleeves}: {error}\n")
         return 2
-    sys.stdout.write(banner(url, args.data_dir, not args.no_qr, kept_in))
+    if not args.worker:  # a worker of --workers: its supervisor printed the banner
+        sys.stdout.write(banner(url, args.data_dir, not args.no_qr, kept_in))
     sys.stdout.flush()
     config = uvicorn.Config(
         app,
@@ -355,5 +388,14 @@ def _serve(
     server = uvicorn.Server(config)
     running.append(server)
     server.should_exit = bool(stopped_because)  # the store was taken over before it could start
+    if args.worker:
+        # One of --workers N: every worker listens on the same port; the kernel spreads them.
+        listener = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        listener.bind((args.host, args.port))
+        listener.set_inheritable(True)
+        server.run(sockets=[listener])
+        return 0
     server.run()
     return 0
