@@ -22,7 +22,8 @@ would per phone. Two scenarios are run against each server:
   (5 players each acting about every ``--every`` seconds), and the latency is what a player feels.
 
 For each it prints events/s, the p50/p99 latency from sending an action to every socket of the
-room holding the new version, and the server's CPU time per event (from /proc).
+room holding the new version, the server's CPU time per event (from /proc) and the load
+generator's own CPU time per event (on a machine of few cores, it competes with the server).
 """
 
 from __future__ import annotations
@@ -46,12 +47,15 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 SEATS = 5
 STATS: collections.Counter[str] = collections.Counter()
 """Actions not counted: refused by the server, timed out, or no seat could act."""
 GAME = "disc-cover"
+RECEIVED: collections.Counter[str] = collections.Counter()
+"""Messages and bytes the load generator received, by kind."""
 
 
 # -- the bare server ------------------------------------------------------------------------
@@ -178,7 +182,9 @@ class Room:
 
     async def read(self, i: int) -> None:
         async for text in self.sockets[i]:
-            message = json.loads(text)
+            message = orjson.loads(text)  # the generator's own parsing must not be what limits
+            RECEIVED[str(message.get("type"))] += 1
+            RECEIVED["bytes"] += len(text)
             if message.get("type") == "state":
                 self.states[i] = message
                 self.over = self.over or message.get("status") == "over"
@@ -197,25 +203,39 @@ class Target:
         self.port = port
         self.bare = bare
         self.base = f"http://127.0.0.1:{port}"
+        self._apis: dict[str, httpx.AsyncClient] = {}
+
+    def api(self, number: int) -> httpx.AsyncClient:
+        """The HTTP client of a room's address, made once (making one costs milliseconds)."""
+        address = source(number)
+        if address not in self._apis:
+            transport = httpx.AsyncHTTPTransport(local_address=address)
+            self._apis[address] = httpx.AsyncClient(
+                base_url=self.base, transport=transport, timeout=30
+            )
+        return self._apis[address]
+
+    async def close(self) -> None:
+        for api in self._apis.values():
+            await api.aclose()
 
     async def new_room(self, number: int) -> Room:
-        transport = httpx.AsyncHTTPTransport(local_address=source(number))
-        async with httpx.AsyncClient(base_url=self.base, transport=transport, timeout=30) as api:
-            if self.bare:
-                code = (await api.post("/rooms")).json()["code"]
-                room = Room(number, code, "", [""] * SEATS)
-            else:
-                created = (await api.post("/api/rooms", json={"game": GAME})).json()
-                code, host = created["code"], created["host_token"]
-                tokens = []
-                for i in range(SEATS):
-                    joined = await api.post(f"/api/rooms/{code}/seats", json={"name": f"P{i}"})
-                    tokens.append(joined.json()["token"])
-                started = await api.post(
-                    f"/api/rooms/{code}/start", headers={"Authorization": f"Bearer {host}"}
-                )
-                assert started.is_success, started.text
-                room = Room(number, code, host, tokens)
+        api = self.api(number)
+        if self.bare:
+            code = (await api.post("/rooms")).json()["code"]
+            room = Room(number, code, "", [""] * SEATS)
+        else:
+            created = (await api.post("/api/rooms", json={"game": GAME})).json()
+            code, host = created["code"], created["host_token"]
+            tokens = []
+            for i in range(SEATS):
+                joined = await api.post(f"/api/rooms/{code}/seats", json={"name": f"P{i}"})
+                tokens.append(joined.json()["token"])
+            started = await api.post(
+                f"/api/rooms/{code}/start", headers={"Authorization": f"Bearer {host}"}
+            )
+            assert started.is_success, started.text
+            room = Room(number, code, host, tokens)
         await self.connect(room)
         return room
 
@@ -234,17 +254,16 @@ class Target:
                 compression=None,
             )
             room.sockets.append(ws)
-            room.states.append(json.loads(await ws.recv()))
+            room.states.append(orjson.loads(await ws.recv()))
         room.readers = [asyncio.create_task(room.read(i)) for i in range(len(room.sockets))]
 
     async def again(self, room: Room) -> None:
         """A finished game: the same players in a new room."""
-        transport = httpx.AsyncHTTPTransport(local_address=source(room.number))
-        async with httpx.AsyncClient(base_url=self.base, transport=transport, timeout=30) as api:
-            answer = await api.post(
-                f"/api/rooms/{room.code}/again",
-                headers={"Authorization": f"Bearer {room.host_token}"},
-            )
+        api = self.api(room.number)
+        answer = await api.post(
+            f"/api/rooms/{room.code}/again",
+            headers={"Authorization": f"Bearer {room.host_token}"},
+        )
         room.code = answer.json()["code"]
         await self.connect(room)
 
@@ -275,7 +294,7 @@ class Target:
         before = room.lowest_version() if self.bare else room.states[seat]["version"]
         refusals = room.refusals
         sent = time.perf_counter()
-        await room.sockets[seat].send(json.dumps(message))
+        await room.sockets[seat].send(orjson.dumps(message).decode())
         deadline = sent + 10
         while room.lowest_version() <= before and room.refusals == refusals:
             room.changed.clear()
@@ -322,7 +341,9 @@ async def open_loop(target: Target, rooms: list[Room], seconds: float, every: fl
     return latencies
 
 
-def report(name: str, latencies: list[float], seconds: float, cpu: float) -> dict[str, float]:
+def report(
+    name: str, latencies: list[float], seconds: float, cpu: float, client_cpu: float
+) -> dict[str, float]:
     events = len(latencies)
     ordered = sorted(latencies) or [float("nan")]
     figures = {
@@ -330,12 +351,21 @@ def report(name: str, latencies: list[float], seconds: float, cpu: float) -> dic
         "p50_ms": 1000 * statistics.median(ordered),
         "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
         "cpu_ms_per_event": 1000 * cpu / events if events else float("nan"),
+        "client_cpu_ms_per_event": 1000 * client_cpu / events if events else float("nan"),
     }
     skipped = ", ".join(f"{k}: {v}" for k, v in sorted(STATS.items())) or "none"
     STATS.clear()
+    messages = sum(v for k, v in RECEIVED.items() if k != "bytes")
+    figures["messages_per_event"] = messages / events if events else float("nan")
+    figures["bytes_per_message"] = RECEIVED["bytes"] / messages if messages else float("nan")
+    games = RECEIVED["again"]
+    RECEIVED.clear()
     print(
         f"{name:<34} {figures['events_per_s']:8.0f} ev/s   p50 {figures['p50_ms']:6.1f} ms"
         f"   p99 {figures['p99_ms']:6.1f} ms   server CPU {figures['cpu_ms_per_event']:.3f} ms/ev"
+        f"   load generator CPU {figures['client_cpu_ms_per_event']:.3f} ms/ev"
+        f"   {figures['messages_per_event']:.1f} messages/ev of"
+        f" {figures['bytes_per_message']:.0f} B, {games} games ended"
         f"   (not counted: {skipped})",
         flush=True,
     )
@@ -347,18 +377,28 @@ async def run_one(
 ) -> dict[str, dict[str, float]]:
     results = {}
     rooms = [await target.new_room(i) for i in range(args.rooms)]
-    cpu = server.cpu()
+    cpu, own = server.cpu(), time.process_time()
+    RECEIVED.clear()
     lat = await closed_loop(target, rooms, args.seconds)
     results["closed"] = report(
-        f"{label} closed loop, {args.rooms} rooms", lat, args.seconds, server.cpu() - cpu
+        f"{label} closed loop, {args.rooms} rooms",
+        lat,
+        args.seconds,
+        server.cpu() - cpu,
+        time.process_time() - own,
     )
     if args.open_rooms:
         more = [await target.new_room(i) for i in range(args.rooms, args.open_rooms)]
         every = rooms + more
-        cpu = server.cpu()
+        cpu, own = server.cpu(), time.process_time()
+        RECEIVED.clear()
         lat = await open_loop(target, every[: args.open_rooms], args.seconds, args.every)
         results["open"] = report(
-            f"{label} open loop, {args.open_rooms} rooms", lat, args.seconds, server.cpu() - cpu
+            f"{label} open loop, {args.open_rooms} rooms",
+            lat,
+            args.seconds,
+            server.cpu() - cpu,
+            time.process_time() - own,
         )
         rooms = every
     for room in rooms:
@@ -366,6 +406,7 @@ async def run_one(
             task.cancel()
         for ws in room.sockets:
             await ws.close()
+    await target.close()
     return results
 
 
