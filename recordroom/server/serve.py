@@ -11,6 +11,7 @@ the local network. To keep it to this machine only, use ``--host 127.0.0.1``. Ro
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import os
 import socket
@@ -337,6 +338,27 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
+SWITCH_INTERVAL = 0.001
+"""Seconds a thread may hold the interpreter's lock while another waits for it (Python's
+default is 0.005)."""
+
+
+def settle_interpreter() -> None:
+    """Interpreter settings for a server process that runs for hours.
+
+    - What the start loaded (modules, the game tables, the app) is moved out of the garbage
+      collector's sight (``gc.freeze``): a full collection then walks only what came after,
+      instead of pausing every room for the tens of milliseconds the start's objects cost.
+    - The thread switch interval drops from 5 ms to 1 ms: the writer's thread lets go of the
+      lock on every call into SQLite and must win it back from a busy event loop, and bots
+      think on threads too; a shorter interval shortens how long a commit, so a broadcast,
+      waits behind the loop.
+    """
+    gc.collect()
+    gc.freeze()
+    sys.setswitchinterval(SWITCH_INTERVAL)
+
+
 def _serve(
     args: argparse.Namespace,
     url: str,
@@ -372,6 +394,7 @@ def _serve(
     if not args.worker:  # a worker of --workers: its supervisor printed the banner
         sys.stdout.write(banner(url, args.data_dir, not args.no_qr, kept_in))
     sys.stdout.flush()
+    settle_interpreter()
     config = uvicorn.Config(
         app,
         host=args.host,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Coroutine
 from contextlib import suppress
 from typing import Any
 
@@ -56,6 +57,12 @@ class Connection:
     A message is serialised once, when it is queued. A client that lets more than
     ``MAX_QUEUED_BYTES`` (or ``MAX_QUEUED_MESSAGES``) pile up unread is dropped with close code
     1008 (``CloseCode.SLOW_READER``): what is queued is thrown away, so it costs the server no more.
+
+    With the server's own ``send`` (see :class:`RawSend`), a message with nothing queued before
+    it is sent at once, on the caller's turn of the loop: the server's send only waits when the
+    socket's buffer is full, so most messages never cost a queue and a wake-up of the pump. One
+    that does wait is finished by a task of its own (:func:`_finish`), and whatever comes after
+    it is queued behind it, so the order holds.
     """
 
     def __init__(self, websocket: WebSocket, role: Role, seat: Seat | None) -> None:
@@ -65,6 +72,12 @@ class Connection:
         self.queue: asyncio.Queue[tuple[str | None, int | None]] = asyncio.Queue()
         self.queued_bytes = 0
         self.dropped = False
+        self.raw: Send | None = getattr(websocket, "scope", {}).get(RAW_SEND)
+        """The server's own send, when :class:`RawSend` kept it."""
+        self._sending = False
+        """The pump holds a message it has not finished sending."""
+        self._finishing: asyncio.Task[None] | None = None
+        """A message sent at once that had to wait, still being finished."""
         self.lang = i18n.DEFAULT
         """The language this client reads its error messages in (``?lang=`` of the socket)."""
 
@@ -82,8 +95,32 @@ class Connection:
         ):
             self.drop()
             return
+        if (
+            self.raw is not None
+            and not self._sending
+            and self.queue.empty()
+            and (self._finishing is None or self._finishing.done())
+        ):
+            self._send_now(self.raw, text)
+            return
         self.queued_bytes += len(text)
         self.queue.put_nowait((text, None))
+
+    def _send_now(self, raw: Send, text: str) -> None:
+        """Runs the server's send of one message as far as it goes without waiting."""
+        sending = raw({"type": "websocket.send", "text": text})
+        if not isinstance(sending, Coroutine):  # some other awaitable: a task of its own
+            self._finishing = asyncio.ensure_future(sending)
+            return
+        try:
+            waiting_on = sending.send(None)
+        except StopIteration:
+            return  # sent
+        except Exception:  # the client is gone: the pump ends, the socket's loop notices
+            self.dropped = True
+            self.queue.put_nowait((None, None))
+            return
+        self._finishing = asyncio.ensure_future(_finish(sending, waiting_on))
 
     def drop(self) -> None:
         """Forgets what is queued and ends the connection with 1008: it did not read."""
@@ -107,22 +144,48 @@ class Connection:
         Through the server's own ``send`` when :class:`RawSend` kept it (one call a message, not
         Starlette's layers of checks and wrappers), else through the WebSocket object.
         """
-        raw: Send | None = getattr(self.websocket, "scope", {}).get(RAW_SEND)
+        raw = self.raw
         while True:
             text, close_code = await self.queue.get()
-            if text is None:
-                if close_code is not None:
-                    await self.websocket.close(code=close_code)
-                return
-            self.queued_bytes -= len(text)
-            if raw is not None:
-                await raw({"type": "websocket.send", "text": text})
-            else:
-                await self.websocket.send_text(text)
+            self._sending = True
+            try:
+                if self._finishing is not None:
+                    with suppress(Exception):  # a failed send: what follows tells the rest
+                        await self._finishing
+                    self._finishing = None
+                if text is None:
+                    if close_code is not None:
+                        await self.websocket.close(code=close_code)
+                    return
+                self.queued_bytes -= len(text)
+                if raw is not None:
+                    await raw({"type": "websocket.send", "text": text})
+                else:
+                    await self.websocket.send_text(text)
+            finally:
+                self._sending = False
 
 
 RAW_SEND = "recordroom.send"
 """Where :class:`RawSend` keeps a WebSocket's ``send`` in its scope."""
+
+
+async def _finish(sending: Coroutine[Any, Any, None], waiting_on: Any) -> None:
+    """Finishes a send that had to wait (on ``waiting_on``, what it last awaited).
+
+    Whatever ``waiting_on`` ends with (a result, an error, a cancellation) is what the send
+    sees when it is resumed, as it would under a task of its own.
+    """
+    while True:
+        if isinstance(waiting_on, asyncio.Future):
+            # It was handed out by a bare yield, not yet to a task: a task clears this first.
+            waiting_on._asyncio_future_blocking = False
+        with suppress(BaseException):
+            await waiting_on
+        try:
+            waiting_on = sending.send(None)
+        except StopIteration:
+            return
 
 
 class RawSend:

@@ -13,6 +13,10 @@ seats are marking, every other seat sees their boards as they were when marking 
 oldest first, then (in a seat's own view) that seat's events not yet shown to the others, counted
 by ``you.unrevealed``. ``marking`` lists the seats still marking a round (public: each ends with an
 explicit ``done``). Who still has to decide on a private goal is not shown (``waiting`` is null).
+
+``goal_progress`` is each public goal's progress on every board as shown (public), the receiver's
+own board in its own view; ``you.goal_progress`` is that of its private goal and the goals it was
+dealt, on its own board. Both come from the engine's own measure and claim check (:mod:`.board`).
 """
 
 from __future__ import annotations
@@ -63,6 +67,8 @@ def _shown_views(ed: Edition, shown: tuple[bd.Board, ...]) -> list[dict[str, Any
 _Memos = tuple[
     memo.ByIdentity[bd.Board, dict[str, Any]],
     memo.ByIdentity[tuple[bd.Board, ...], list[dict[str, Any]]],
+    memo.ByIdentity[bd.Board, dict[int, dict[str, Any]]],
+    memo.ByIdentity[tuple[bd.Board, ...], dict[tuple[int, ...], dict[str, Any]]],
 ]
 _MEMOS: dict[int, tuple[Edition, _Memos]] = {}
 """Per edition (kept alive here, so its id stays its own): the memos of its board views."""
@@ -78,7 +84,16 @@ def _memos(ed: Edition) -> _Memos:
         def views(shown: tuple[bd.Board, ...]) -> list[dict[str, Any]]:
             return [boards(b) for b in shown]
 
-        known = _MEMOS[id(ed)] = (ed, (boards, memo.ByIdentity(views)))
+        def by_goal(b: bd.Board) -> dict[int, dict[str, Any]]:
+            return {}
+
+        def by_goals(shown: tuple[bd.Board, ...]) -> dict[tuple[int, ...], dict[str, Any]]:
+            return {}
+
+        known = _MEMOS[id(ed)] = (
+            ed,
+            (boards, memo.ByIdentity(views), memo.ByIdentity(by_goal), memo.ByIdentity(by_goals)),
+        )
     return known[1]
 
 
@@ -111,6 +126,41 @@ def _board_view(ed: Edition, b: bd.Board) -> dict[str, Any]:
         "score": sum(breakdown.values()),
         "raw": b.to_json(),
     }
+
+
+def goal_status(ed: Edition, b: bd.Board, goal: int) -> dict[str, Any]:
+    """A goal against a board, as the engine judges it: the measure its condition counts
+    (``have`` of ``need``), whether the board meets it, may claim it now (a free goals box, not
+    claimed before) and has claimed it."""
+    g = ed.goals[goal]
+    return {
+        "have": bd.measure(ed, b, g.kind, g.role, g.colour),
+        "need": g.n,
+        "meets": bd.meets(ed, b, goal),
+        "claimable": bd.can_claim(ed, b, goal),
+        "claimed": goal in b.goals,
+    }
+
+
+def _status(ed: Edition, b: bd.Board, goal: int) -> dict[str, Any]:
+    """:func:`goal_status`, built once per board value, edition and goal, and shared."""
+    known = _memos(ed)[2](b)
+    found = known.get(goal)
+    if found is None:
+        found = known[goal] = goal_status(ed, b, goal)
+    return found
+
+
+def _progress(ed: Edition, goals: tuple[int, ...], shown: tuple[bd.Board, ...]) -> dict[str, Any]:
+    """Each goal of ``goals`` (empty slots left out): its status on each board as shown, by
+    seat; built once per ``shown`` tuple and goal row, and shared."""
+    known = _memos(ed)[3](shown)
+    found = known.get(goals)
+    if found is None:
+        found = known[goals] = {
+            ed.goals[g].id: [_status(ed, b, g) for b in shown] for g in goals if g != NONE
+        }
+    return found
 
 
 def _card(ed: Edition, c: int) -> str | None:
@@ -148,6 +198,7 @@ def _public(ed: Edition, s: State) -> dict[str, Any]:
         "revealed": [_card(ed, c) for c in s.revealed],
         "claims": list(s.claims),
         "boards": _shown_views(ed, s.shown),
+        "goal_progress": _progress(ed, s.public, s.shown),
         "waiting": sorted(s.active) if s.phase in CHOICE_PHASES and s.phase != _PRIVATE else None,
         "marking": sorted(s.active) if s.phase == _MARK and s.marking_for in UNDOABLE else None,
         "events": list(s.log),
@@ -173,6 +224,13 @@ def view(ed: Edition, s: State, seat: int | None) -> dict[str, Any]:
             boards = list(out["boards"])
             boards[seat] = board_view(ed, own)
             out["boards"] = boards
+            progress = dict(out["goal_progress"])
+            for g in s.public:
+                if g != NONE:
+                    statuses = list(progress[ed.goals[g].id])
+                    statuses[seat] = _status(ed, own, g)
+                    progress[ed.goals[g].id] = statuses
+            out["goal_progress"] = progress
         queue = s.queues[seat]
         pending = s.pending[seat]
         you: dict[str, Any] = {
@@ -188,6 +246,11 @@ def view(ed: Edition, s: State, seat: int | None) -> dict[str, Any]:
             "undos": s.undos[seat],
             "chose": bool(s.chose >> seat & 1),
             "pass_unmet": bool(s.settings[seat] & 1),
+            "goal_progress": {
+                ed.goals[g].id: _status(ed, own, g)
+                for g in (s.private[seat], *s.dealt[seat])
+                if g != NONE
+            },
         }
         if s.hidden[seat]:
             out["events"] = out["events"] + list(s.hidden[seat])

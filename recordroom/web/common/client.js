@@ -70,9 +70,20 @@ export const normaliseCode = (text) =>
     .toUpperCase()
     .replace(/[^A-Z]/g, "");
 
+/** The server's own close codes (docs/protocol.md, "WebSocket"). */
+export const CLOSE = Object.freeze({
+  KICKED: 4000,
+  BAD_TOKEN: 4403,
+  NOT_FOUND: 4404,
+  RATE_LIMITED: 4429,
+});
+const RATE_LIMITED_DELAY = 4000;
+
 /**
  * One WebSocket to a room. Reconnects with backoff (0.5 s doubling up to 8 s) whenever the
- * connection drops for a reason other than the server refusing us (close codes 4000-4999).
+ * connection drops for a reason other than the server refusing us (close codes 4000-4999). A
+ * refusal for too many connects (4429) is no refusal of the token: it is tried again later (4 s
+ * doubling up to 32 s). Any other refusal stops the socket and is handed to `onClosed`.
  * `onState(message)`, `onError(message)`, `onAgain(code)`, `onClosed(code)`, `onLink(up)`.
  */
 export class RoomSocket {
@@ -82,6 +93,7 @@ export class RoomSocket {
     this.handlers = handlers;
     this.version = null;
     this.delay = 500;
+    this.limitedDelay = RATE_LIMITED_DELAY;
     this.stopped = false;
     this.socket = null;
     this.pinger = null;
@@ -106,6 +118,7 @@ export class RoomSocket {
     this.socket = socket;
     socket.onopen = () => {
       this.delay = 500;
+      this.limitedDelay = RATE_LIMITED_DELAY;
       this.handlers.onLink?.(true);
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.send({ type: "ping" }), 20000);
@@ -126,6 +139,11 @@ export class RoomSocket {
       clearInterval(this.pinger);
       this.handlers.onLink?.(false);
       if (this.stopped) return;
+      if (event.code === CLOSE.RATE_LIMITED) {
+        this.reopenSoon(this.limitedDelay);
+        this.limitedDelay = Math.min(this.limitedDelay * 2, 32000);
+        return;
+      }
       if (event.code >= 4000 && event.code < 5000) {
         this.stopped = true;
         this.handlers.onClosed?.(event.code);

@@ -1,15 +1,22 @@
 // The phone: a Selection Disk. Join a room with a name, then vote for the sleeve that fits the
 // song, secretly, changing your mind until the last vote is in.
 
-import { andList, errorText, onLanguage, t } from "/static/common/i18n.js";
+import { CLOSE } from "/static/common/client.js";
+import { andList, onLanguage, t } from "/static/common/i18n.js";
+import {
+  bindJoinForm,
+  keepSeatLink,
+  pageCode,
+  SeatLink,
+  showJoinForm,
+  toast,
+} from "/static/common/phone.js";
 import {
   $,
   api,
   deadline,
   el,
   initials,
-  normaliseCode,
-  RoomSocket,
   seatColour,
   secondsLeft,
   sleeveImage,
@@ -19,38 +26,35 @@ import {
 } from "./common.js";
 import { cue, keepAwake } from "./cues.js";
 
-let code = normaliseCode(
-  location.pathname.split("/join/")[1] || new URLSearchParams(location.search).get("room"),
-);
-let live = null;
+let code = pageCode();
 let last = null; // the newest state message
-let wish = null; // the choice we sent and have not seen confirmed: {type, card, key}
-let retry = false;
 let timerUntil = null; // when the vote timer runs out (local clock)
 const awake = keepAwake(() => last?.status === "playing");
-
-// A seat link from the table (a new phone for a seat): keep its token, then drop it from the
-// address bar so it does not stay in the history or get shared by accident.
-const linked = new URLSearchParams(location.search).get("seat_token");
-if (code && linked) {
-  tokens.setSeat(code, linked);
-  history.replaceState(null, "", `/join/${code}`);
-}
 
 function phaseKey(view) {
   return `${view.turn}:${view.phase}:${view.tiebreak_round}`;
 }
 
+// The choice we sent is seen once the phase moves on or our vote shows it.
+const link = new SeatLink({
+  phaseKey,
+  settled: (wish, state) =>
+    wish.key !== phaseKey(state.view) || state.view.my_vote === wish.action.card,
+  render,
+  refused: closed,
+  moved: (newCode) => {
+    code = newCode;
+    $("#me-room").textContent = code;
+  },
+});
+keepSeatLink(code);
+// The choice sent and not yet seen: {type, card}.
+const wished = () => link.wish?.action ?? null;
+
 // ---- joining -------------------------------------------------------------------------------
 
 function showJoin(message) {
-  $("#join-screen").hidden = false;
-  $("#seat-screen").hidden = true;
-  // The page's script starts once its catalogue is in: keep what was typed meanwhile.
-  if (!$("#join-code").value) $("#join-code").value = code;
-  if (!$("#join-name").value) $("#join-name").value = tokens.name();
-  $("#join-button").disabled = false;
-  $("#join-error").textContent = message || "";
+  showJoinForm(code, message);
   (code ? $("#join-name") : $("#join-code")).focus();
   if (code) explainIfStarted(code);
 }
@@ -71,102 +75,40 @@ async function explainIfStarted(roomCode) {
       : t("dc.phone.started", { code: roomCode });
 }
 
-$("#join-form").addEventListener("submit", async (event) => {
-  event.preventDefault();
-  code = normaliseCode($("#join-code").value);
-  const name = $("#join-name").value.trim();
-  if (code.length !== 4) {
-    $("#join-error").textContent = t("common.code_letters");
-    return;
-  }
-  $("#join-button").disabled = true;
-  try {
-    const known = tokens.seat(code);
-    if (!known) {
-      const seat = await api("POST", `/api/rooms/${code}/seats`, { name });
-      tokens.setSeat(code, seat.token);
-    }
-    tokens.setName(name);
-    enter();
-  } catch (error) {
-    $("#join-error").textContent =
-      error.code === "room/not_found"
-        ? t("dc.phone.no_room", { code })
-        : error.code === "room/started"
-          ? t("dc.phone.room_started")
-          : error.code === "room/full"
-            ? t("error.room/full")
-            : errorText(error);
-  } finally {
-    $("#join-button").disabled = false;
-  }
-});
+bindJoinForm(
+  {
+    noRoom: (roomCode) => t("dc.phone.no_room", { code: roomCode }),
+    started: () => t("dc.phone.room_started"),
+  },
+  enter,
+);
 
-function enter() {
-  history.replaceState(null, "", `/join/${code}`);
+function enter(roomCode) {
+  code = roomCode;
   $("#join-screen").hidden = true;
   $("#seat-screen").hidden = false;
   $("#join-help").hidden = true;
   $("#me-room").textContent = code;
-  if (live) live.stop();
-  live = new RoomSocket(code, tokens.seat(code), {
-    onState: render,
-    onError: showError,
-    onAgain: playAgain,
-    onClosed: closed,
-    // Back online: a choice sent while the link was down never arrived; the state that comes
-    // with the new connection sends it again if it still stands.
-    onLink: (up) => {
-      $("#link").hidden = up;
-      if (up && wish) retry = true;
-    },
-  });
+  link.connect(code);
 }
 
-function playAgain(newCode) {
-  const token = tokens.seat(code);
-  if (token) tokens.setSeat(newCode, token);
-  code = newCode;
-  history.replaceState(null, "", `/join/${code}`);
-  $("#me-room").textContent = code;
-  wish = null;
-  live.moveTo(code);
-}
-
+/** The server let this seat go: the join form says why (the token policy already applied). */
 function closed(closeCode) {
-  if (closeCode === 4000 || closeCode === 4403) {
-    tokens.dropSeat(code);
-    showJoin(closeCode === 4000 ? t("dc.phone.removed") : t("dc.phone.not_yours"));
-  } else if (closeCode === 4404) {
-    tokens.dropSeat(code);
-    showJoin(t("dc.phone.gone", { code }));
-  } else {
-    showJoin(t("dc.phone.turned_away"));
-  }
-}
-
-function showError(message) {
-  // Stale: the server had moved on when our vote arrived. If we already hold a newer state than the
-  // one we voted on, look at it now (render sends the vote again if it still stands); otherwise the
-  // newer state is on its way and its arrival does the same.
-  if (message.code === "action/stale") {
-    retry = true;
-    if (last && wish && last.version > wish.version) render(last);
-    return;
-  }
-  wish = null;
-  $("#error").textContent = errorText(message);
-  if (last) render(last);
+  showJoin(
+    closeCode === CLOSE.KICKED
+      ? t("dc.phone.removed")
+      : closeCode === CLOSE.BAD_TOKEN
+        ? t("dc.phone.not_yours")
+        : closeCode === CLOSE.NOT_FOUND
+          ? t("dc.phone.gone", { code })
+          : t("dc.phone.turned_away"),
+  );
 }
 
 // ---- playing -------------------------------------------------------------------------------
 
 function send(action) {
-  if (!last?.view) return;
-  $("#error").textContent = "";
-  wish = { ...action, key: phaseKey(last.view), version: last.version };
-  if (!live.act(action)) retry = true; // offline: sent again when the link is back
-  render(last);
+  if (link.send(action)) render(last);
 }
 
 /** The Record cards this seat may pick now, and with which action type. */
@@ -211,15 +153,7 @@ function render(state) {
     $("#over-box").hidden = true;
     return;
   }
-  if (wish && wish.key !== phaseKey(view)) wish = null;
-  if (wish && view.my_vote === wish.card) wish = null;
-  if (retry && wish) {
-    retry = false;
-    wish.version = state.version;
-    const { type, card } = wish;
-    live.act({ type, card });
-  }
-  retry = false;
+  link.reconcile(state);
 
   $("#points").replaceChildren(
     view.variant === "competitive"
@@ -382,6 +316,7 @@ function renderPhase(state) {
 function renderPicks(state) {
   const view = state.view;
   const { type, cards } = choices(state);
+  const wish = wished();
   const shown = wish ? wish.card : view.my_vote;
   const revealed =
     view.phase === "tiebreak" || view.phase === "leader" ? votesByCard(view.votes) : null;
@@ -443,6 +378,7 @@ function renderLocked(state) {
     );
     return;
   }
+  const wish = wished();
   if (wish) {
     box.className = "locked sending";
     box.replaceChildren(el("p", {}, t("dc.phone.sending", { card: wish.card })));
@@ -595,8 +531,8 @@ function renderOver(state) {
 }
 
 $("#take-back").addEventListener("click", () => {
-  $("#error").textContent = "";
-  if (!live?.send({ type: "take_back" })) $("#error").textContent = t("common.offline");
+  toast("");
+  if (!link.post({ type: "take_back" })) toast(t("common.offline"));
 });
 
 // The language switched on this phone: draw the page again in it.
@@ -604,5 +540,5 @@ onLanguage(() => {
   if (last && !$("#seat-screen").hidden) render(last);
 });
 
-if (code && tokens.seat(code)) enter();
+if (code && tokens.seat(code)) enter(code);
 else showJoin();

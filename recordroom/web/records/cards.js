@@ -1,5 +1,6 @@
 // Cards and goals as players see them: a game card with its type, sub-area, points, side colours
-// and what it marks; a goal card with its condition in words and whether a board meets it now.
+// and what it marks; a goal card with its condition in words and a board's progress towards it, as
+// the engine judges it (the view's `goal_progress`: the page never counts a condition itself).
 
 import { el, initials, seatColour } from "/static/common/client.js";
 import { has, t } from "/static/common/i18n.js";
@@ -10,7 +11,6 @@ import {
   colourOf,
   goalCondition,
   goalName,
-  goalStatus,
   ROLE_NAMES,
 } from "./words.js";
 
@@ -54,15 +54,25 @@ export function cardFace(ed, id, options = {}) {
   );
 }
 
-/** A goal card: name, points, bonus, condition, and this board's progress towards it. */
-export function goalCard(ed, id, board, options = {}) {
+/**
+ * A seat's progress towards a goal, from the view: `{have, need, meets, claimable, claimed}` of
+ * the seat's own goals (`view.you.goal_progress`) or of a public goal on that seat's board
+ * (`view.goal_progress`), or null when the view does not show it.
+ */
+export const goalProgress = (view, seat, id) =>
+  (view.seat === seat ? view.you?.goal_progress?.[id] : null) ??
+  view.goal_progress?.[id]?.[seat] ??
+  null;
+
+/** A goal card: name, points, bonus, condition, and a board's progress towards it (`status`, from
+ * goalProgress; none shown when null). */
+export function goalCard(ed, id, status, options = {}) {
   const goal = ed.goals[id];
   if (!goal) return el("div", { class: "goal-card" }, id);
-  const status = board ? goalStatus(ed, board, id) : null;
-  const state = !status ? "" : status.already ? "claimed" : status.claimable ? "meets" : "short";
+  const state = !status ? "" : status.claimed ? "claimed" : status.claimable ? "meets" : "short";
   const progress = !status
     ? null
-    : status.already
+    : status.claimed
       ? t("rec.goalcard.claimed")
       : status.meets
         ? status.claimable

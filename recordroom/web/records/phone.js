@@ -1,18 +1,17 @@
 // The player's page (a phone, or a laptop for a solo game): join, then play from your sheet. Every
 // choice comes from the seat's legal actions; the sheet lights up where the card or bonus can go.
 
+import { $, CLOSE, el, initials, seatColour, tokens } from "/static/common/client.js";
+import { t } from "/static/common/i18n.js";
 import {
-  $,
-  api,
-  el,
-  initials,
-  normaliseCode,
-  RoomSocket,
-  seatColour,
-  tokens,
-} from "/static/common/client.js";
-import { errorText, t } from "/static/common/i18n.js";
-import { cardFace, directionLine, goalCard } from "./cards.js";
+  bindJoinForm,
+  keepSeatLink,
+  pageCode,
+  SeatLink,
+  showJoinForm,
+  toast,
+} from "/static/common/phone.js";
+import { cardFace, directionLine, goalCard, goalProgress } from "./cards.js";
 import { rankName, replayViewer, resultTable } from "./end.js";
 import { logBox, placeWords, restrictionName } from "./log.js";
 import { AREA_ORDER, areaOfKey, drawSheet, legend } from "./sheet.js";
@@ -30,14 +29,9 @@ import {
   splitBonus,
 } from "./words.js";
 
-let code = normaliseCode(
-  location.pathname.split("/join/")[1] || new URLSearchParams(location.search).get("room"),
-);
-let live = null;
+let code = pageCode();
 let last = null; // the newest state message
 let ed = null;
-let wish = null; // {action, key}: sent, not yet seen
-let retry = false;
 let chooser = null; // {key, actions}: a crew place with a multiplier choice open
 let tab = null; // the area shown on a narrow screen ("all" or an area)
 let lastPrompt = null;
@@ -50,119 +44,69 @@ let timedOut = null; // {phase, key, text}: the round the timer gave to this sea
 // The same fixed delay for every seat, so that how soon a seat is done tells the table nothing.
 const AUTO_DONE_MS = 1500;
 
-// A seat link from the table (a new phone for a seat): keep its token, then drop it from the
-// address bar so it does not stay in the history or get shared by accident.
-const linked = new URLSearchParams(location.search).get("seat_token");
-if (code && linked) {
-  tokens.setSeat(code, linked);
-  history.replaceState(null, "", `/join/${code}`);
-}
-
 const phaseKey = (v) => `${v.week}:${v.round}:${v.turn}:${v.phase}:${v.current_goal}`;
+
+// The choice we sent is seen once the phase moves on, our legal actions change, or it is pending.
+const link = new SeatLink({
+  phaseKey,
+  settled: (wish, state) =>
+    wish.key !== phaseKey(state.view) ||
+    wish.legal !== JSON.stringify(state.legal_actions) ||
+    (state.view.you.pending !== null && wish.action.card === state.view.you.pending),
+  render: (state) => render(state),
+  // The server let the seat go (the token policy already applied): the join form says why.
+  refused: (closeCode) =>
+    showJoin(
+      closeCode === CLOSE.KICKED
+        ? t("rec.ph.taken_back")
+        : closeCode === CLOSE.NOT_FOUND
+          ? t("dc.phone.gone", { code })
+          : closeCode === CLOSE.BAD_TOKEN
+            ? t("dc.phone.not_yours")
+            : t("dc.phone.turned_away"),
+    ),
+  moved: (newCode) => {
+    code = newCode;
+    $("#me-room").textContent = code;
+  },
+});
+keepSeatLink(code);
 const narrow = () => window.matchMedia("(max-width: 899px)").matches;
 
 // ---- joining -------------------------------------------------------------------------------
 
 function showJoin(message) {
-  $("#join-screen").hidden = false;
-  $("#seat-screen").hidden = true;
-  $("#join-code").value = code;
-  $("#join-name").value = tokens.name();
-  $("#join-error").textContent = message || "";
+  showJoinForm(code, message);
 }
 
-$("#join-form").addEventListener("submit", async (event) => {
-  event.preventDefault();
-  code = normaliseCode($("#join-code").value);
-  const name = $("#join-name").value.trim();
-  if (code.length !== 4) {
-    $("#join-error").textContent = t("common.code_letters");
-    return;
-  }
-  $("#join-button").disabled = true;
-  try {
-    if (!tokens.seat(code)) {
-      const seat = await api("POST", `/api/rooms/${code}/seats`, { name });
-      tokens.setSeat(code, seat.token);
-    }
-    tokens.setName(name);
-    enter();
-  } catch (error) {
-    $("#join-error").textContent =
-      error.code === "room/not_found"
-        ? t("rec.ph.no_room", { code })
-        : error.code === "room/started"
-          ? t("rec.ph.started")
-          : error.code === "room/full"
-            ? t("error.room/full")
-            : errorText(error);
-  } finally {
-    $("#join-button").disabled = false;
-  }
-});
+bindJoinForm(
+  {
+    noRoom: (roomCode) => t("rec.ph.no_room", { code: roomCode }),
+    started: () => t("rec.ph.started"),
+  },
+  enter,
+);
 
-async function enter() {
+async function enter(roomCode) {
+  code = roomCode;
   history.replaceState(null, "", `/join/${code}`);
   $("#join-screen").hidden = true;
   $("#seat-screen").hidden = false;
   $("#me-room").textContent = code;
   ed = await loadEdition();
   $("#legend-box").replaceChildren(legend());
-  if (live) live.stop();
-  live = new RoomSocket(code, tokens.seat(code), {
-    onState: render,
-    onError: showError,
-    onAgain: (newCode) => {
-      tokens.setSeat(newCode, tokens.seat(code));
-      code = newCode;
-      live.moveTo(code);
-    },
-    onClosed: (closeCode) => {
-      tokens.dropSeat(code);
-      showJoin(
-        closeCode === 4000
-          ? t("rec.ph.taken_back")
-          : closeCode === 4404
-            ? t("dc.phone.gone", { code })
-            : t("dc.phone.not_yours"),
-      );
-    },
-    // Back online: a choice sent while the link was down never arrived; the state that comes
-    // with the new connection sends it again if it still stands.
-    onLink: (up) => {
-      $("#link").hidden = up;
-      if (up && wish) retry = true;
-    },
-  });
+  link.connect(code);
 }
 
-function showError(message) {
-  // Stale: the server had moved on when our choice arrived. If we already hold a newer state than
-  // the one we chose on, look at it now (render sends the choice again if it still stands);
-  // otherwise the newer state is on its way and its arrival does the same.
-  if (message.code === "action/stale") {
-    retry = true;
-    if (last && wish && last.version > wish.version) render(last);
-    return;
-  }
-  wish = null;
-  $("#error").textContent = message.message;
-  if (last) render(last);
-}
+/** The choice sent and not yet seen: {action, key, legal, version}, or null. */
+const wished = () => link.wish;
 
 function send(action) {
   if (!last?.view) return;
-  $("#error").textContent = "";
   chooser = null;
   confirming = null;
-  wish = {
-    action,
-    key: phaseKey(last.view),
-    legal: JSON.stringify(last.legal_actions),
-    version: last.version,
-  };
-  if (timed && timed.key === wish.key) timed.sent = true;
-  if (!live.act(action)) retry = true; // offline: sent again when the link is back
+  if (!link.send(action)) return;
+  if (timed && timed.key === link.wish.key) timed.sent = true;
   render(last);
 }
 
@@ -394,16 +338,8 @@ function render(state) {
   // One colour per seat everywhere (the results too); the lead singer colour is a ring around it.
   disc.style.setProperty("--c", seatColour(state.seat));
   disc.style.boxShadow = board.lead_singer ? `0 0 0 3px ${colourOf(board.lead_singer)}` : "";
-  // The choice we sent is seen once the phase moves on, our legal actions change, or it is pending.
-  if (wish && (wish.key !== phaseKey(view) || wish.legal !== JSON.stringify(state.legal_actions)))
-    wish = null;
-  if (wish && you.pending !== null && wish.action.card === you.pending) wish = null;
-  if (retry && wish) {
-    retry = false;
-    wish.version = state.version;
-    live.act(wish.action);
-  }
-  retry = false;
+  link.reconcile(state);
+  const wish = wished();
   if (chooser && !state.legal_actions.some((a) => keyOf(a) === chooser.key)) chooser = null;
   if (
     confirming &&
@@ -643,6 +579,7 @@ function renderPanel(state) {
   const legal = state.legal_actions;
   const panel = $("#panel");
   const parts = [];
+  const wish = wished();
   const sending = wish ? el("p", { class: "sending" }, t("rec.ph.sending")) : null;
   const pendingOf = () =>
     wish?.action.card || wish?.action.colour || wish?.action.goal || you.pending;
@@ -678,7 +615,7 @@ function renderPanel(state) {
           el(
             "div",
             { class: `goal-pick${chosen === id ? " chosen" : ""}` },
-            goalCard(ed, id, view.boards[state.seat]),
+            goalCard(ed, id, goalProgress(view, state.seat, id)),
             choiceButton(
               chosen === id ? t("rec.ph.kept") : t("rec.ph.keep_this"),
               { type: "keep", goal: id },
@@ -843,7 +780,7 @@ function renderPanel(state) {
     }
   } else if (view.phase === "claim" || view.phase === "private") {
     const id = view.phase === "claim" ? view.current_goal : you.private_goal;
-    if (id) parts.push(goalCard(ed, id, view.boards[state.seat], { current: true }));
+    if (id) parts.push(goalCard(ed, id, goalProgress(view, state.seat, id), { current: true }));
     if (you.to_act || changeable) {
       const canClaim =
         legal.some((a) => a.type === "claim") || (changeable && view.phase === "claim");
@@ -903,7 +840,7 @@ function renderPanel(state) {
             type: "button",
             id: "take-back",
             onclick: () => {
-              if (!live?.send({ type: "take_back" })) $("#error").textContent = t("common.offline");
+              if (!link.post({ type: "take_back" })) toast(t("common.offline"));
             },
           },
           t("dc.phone.take_back"),
@@ -916,7 +853,7 @@ function renderPanel(state) {
       type: "checkbox",
       id: "pass-unmet",
       checked: you.pass_unmet ? "" : null,
-      onchange: (event) => live.act({ type: "setting", pass_unmet: event.target.checked }),
+      onchange: (event) => link.act({ type: "setting", pass_unmet: event.target.checked }),
     });
     box.checked = Boolean(you.pass_unmet);
     parts.push(el("label", { class: "setting", for: "pass-unmet" }, box, t("rec.ph.pass_unmet")));
@@ -976,11 +913,10 @@ function renderPlayers(state) {
 
 function renderGoals(state) {
   const view = state.view;
-  const board = view.boards[state.seat];
   const solo = view.players === 1;
   const row = view.public_goals.map((id, i) =>
     id
-      ? goalCard(ed, id, board, {
+      ? goalCard(ed, id, goalProgress(view, state.seat, id), {
           current: id === view.current_goal,
           slot: solo ? i + 1 : null,
           leaving: solo && i === view.public_goals.length - 1,
@@ -992,7 +928,10 @@ function renderGoals(state) {
     el("div", { class: "goal-row" }, row),
   ];
   if (view.you.private_goal)
-    parts.push(el("h3", {}, t("rec.ph.private_goal")), goalCard(ed, view.you.private_goal, board));
+    parts.push(
+      el("h3", {}, t("rec.ph.private_goal")),
+      goalCard(ed, view.you.private_goal, goalProgress(view, state.seat, view.you.private_goal)),
+    );
   $("#goals").replaceChildren(...parts);
 }
 
@@ -1161,5 +1100,5 @@ window.addEventListener("resize", () => {
   if (last) render(last);
 });
 
-if (code && tokens.seat(code)) enter();
+if (code && tokens.seat(code)) enter(code);
 else showJoin();

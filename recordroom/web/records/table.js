@@ -14,21 +14,14 @@ import {
   tokens,
 } from "/static/common/client.js";
 import { t } from "/static/common/i18n.js";
+import { takeSeat } from "/static/common/phone.js";
 import { qrSvg } from "/static/common/qr.js";
 import { tableBoard } from "./board.js";
-import { goalCard } from "./cards.js";
+import { goalCard, goalProgress } from "./cards.js";
 import { replayViewer, resultTable } from "./end.js";
 import { logBox } from "./log.js";
 import { legend } from "./sheet.js";
-import {
-  cardWords,
-  colourName,
-  colourOf,
-  goalStatus,
-  loadEdition,
-  names,
-  soloEdition,
-} from "./words.js";
+import { cardWords, colourName, colourOf, loadEdition, names, soloEdition } from "./words.js";
 
 const params = new URLSearchParams(location.search);
 let code = normaliseCode(params.get("room"));
@@ -63,9 +56,7 @@ $("#solo-form").addEventListener("submit", async (event) => {
   try {
     const name = $("#solo-name").value.trim();
     const room = await createRoom();
-    const seat = await api("POST", `/api/rooms/${room.code}/seats`, { name });
-    tokens.setSeat(room.code, seat.token);
-    tokens.setName(name);
+    await takeSeat(room.code, name, { reuse: false });
     await api("POST", `/api/rooms/${room.code}/start`, undefined, room.host_token);
     location.href = `/join/${room.code}`;
   } catch (error) {
@@ -288,15 +279,13 @@ function renderGoals(state) {
       { class: "goal-row" },
       view.public_goals.map((id, i) => {
         if (!id) return el("div", { class: "goal-card empty" }, "—");
-        const card = goalCard(ed, id, solo ? view.boards[0] : null, {
+        const card = goalCard(ed, id, solo ? goalProgress(view, 0, id) : null, {
           current: id === view.current_goal,
           slot: solo ? i + 1 : null,
           leaving: solo && i === view.public_goals.length - 1,
         });
         if (!solo) {
-          const meets = state.seats.filter(
-            (seat) => goalStatus(ed, view.boards[seat.seat], id).claimable,
-          );
+          const meets = state.seats.filter((seat) => goalProgress(view, seat.seat, id)?.claimable);
           card.append(
             el(
               "span",

@@ -1,7 +1,7 @@
-// The "How to play" pages: our own words from the catalogue, the tier table from the same figures
-// the table screen uses, and Records' numbers from the edition in play (GET /api/games/records/edition).
+// The "How to play" pages: our own words from the catalogue, and Records' numbers from the edition
+// in play (GET /api/games/records/edition). Disc Cover's tier table is its own page's module
+// (disc-cover/rules-tiers.js): this page imports no game's folder.
 import { has, onLanguage, t } from "/static/common/i18n.js";
-import { TIER_FLOORS, TIERS } from "/static/disc-cover/common.js";
 
 const $ = (selector) => document.querySelector(selector);
 const game = document.body.dataset.game;
@@ -26,20 +26,6 @@ function contents() {
       return item;
     }),
   );
-}
-
-function tierTable() {
-  const table = $("#tier-table");
-  const head = `<tr><th>${escapeHtml(t("rules.dc.tiers.players"))}</th>${TIERS.slice(1)
-    .map((tier) => `<th>${escapeHtml(t(`dc.tier.${tier}`))}</th>`)
-    .join("")}</tr>`;
-  const rows = Object.entries(TIER_FLOORS)
-    .map(
-      ([players, floors]) =>
-        `<tr><td>${players}</td>${floors.map((f) => `<td>${f}+</td>`).join("")}</tr>`,
-    )
-    .join("");
-  table.innerHTML = head + rows;
 }
 
 /** Records: every paragraph filled with the edition's figures (numbers are escaped, words are ours). */
@@ -79,7 +65,6 @@ function recordsText() {
 }
 
 async function draw() {
-  if (game === "disc-cover") tierTable();
   if (game === "records") {
     if (!edition) {
       const answer = await fetch("/api/games/records/edition");
