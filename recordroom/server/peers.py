@@ -233,8 +233,10 @@ class RedisPeers:
         for thread in self._threads:
             thread.join(timeout=5)
         self.leases.stop()
-        for task in self._tasks:
-            task.cancel()
+        if self._loop is not None:  # called on a thread of its own: cancel on the loop
+            for task in list(self._tasks):
+                with contextlib.suppress(RuntimeError):  # the loop is closed already
+                    self._loop.call_soon_threadsafe(task.cancel)
 
     # -- rooms served ---------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ import pytest
 
 from recordroom.server import create_app, serve
 from recordroom.server.hub import Hub
+from recordroom.server.peers import PRESENCE_EVERY
 from recordroom.server.redis_store import RedisStore
 
 from .helpers import TOY_NAME, Socket, TestClient, host, settings
@@ -275,3 +276,24 @@ def test_the_table_opens_the_turn_on_one_process_and_phones_vote_on_the_other(
     finally:
         for context in opened:
             context.__exit__(None, None, None)
+
+
+def test_the_phones_of_a_process_gone_silent_are_forgotten(
+    shared: Callable[..., TestClient],
+) -> None:
+    a = shared()
+    made = a.post("/api/rooms", json={"game": TOY_NAME, "options": {}}).json()
+    code = made["code"]
+    a.post(f"/api/rooms/{code}/seats", json={"name": "x"})
+    room, peers = hub_of(a).rooms[code], hub_of(a).peers
+
+    def heard(seconds_ago: float) -> tuple[bool, int]:
+        """A process with one phone on seat 0 last spoke that long ago."""
+        peers._presence[code] = {"other": (time.monotonic() - seconds_ago, [1])}  # type: ignore[attr-defined]
+        changed: bool = peers._count_elsewhere(room)  # type: ignore[attr-defined]
+        return changed, room.seats[0].elsewhere
+
+    assert a.portal.call(heard, 1.0) == (True, 1)  # type: ignore[union-attr]
+    assert a.get(f"/api/rooms/{code}").json()["seats"][0]["connected"] is True
+    assert a.portal.call(heard, 3 * PRESENCE_EVERY + 1) == (True, 0)  # type: ignore[union-attr]
+    assert a.get(f"/api/rooms/{code}").json()["seats"][0]["connected"] is False
