@@ -183,6 +183,8 @@ class RedisPeers:
         """Per room, per other process, when it last spoke and how many phones each seat has
         there (forgotten once it has been silent for ``3 * PRESENCE_EVERY``: it died)."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._phones: dict[str, int] = {}
+        """Per room, how many phones were here at the last change."""
         self.published = 0
         self.caught_up = 0
         """Messages published and catch-ups read from the store, for tests and measurements."""
@@ -305,11 +307,16 @@ class RedisPeers:
         self._want(room)
         if self._quiet == room.code or self._stopping.is_set():
             return
+        phones = [slot.connections for slot in room.seats]
+        if sum(phones) > self._phones.get(room.code, 0) and self._loop is not None:
+            # A phone (re)connected here: it may come from a process that was further on.
+            self._hear({"code": room.code, "digest": "?"})
+        self._phones[room.code] = sum(phones)
         message: dict[str, Any] = {
             "from": self.holder,
             "code": room.code,
             "digest": digest(room),
-            "phones": [slot.connections for slot in room.seats],
+            "phones": phones,
         }
         if room.leads_with_music and room.turn is not None:
             message["turn"] = room.turn

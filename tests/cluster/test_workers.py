@@ -59,6 +59,7 @@ def test_two_workers_on_one_port_one_killed_and_started_again(
     with output.open("wb") as out:
         supervisor = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
+    api = httpx.Client(base_url=url, timeout=START)
     try:
         deadline = time.monotonic() + START
         while len(children(supervisor.pid)) < 2 or not _healthy(url):
@@ -69,7 +70,6 @@ def test_two_workers_on_one_port_one_killed_and_started_again(
         assert len(workers) == 2
         assert "(2 worker processes on port" in output.read_text()
 
-        api = httpx.Client(base_url=url, timeout=START)
         made = api.post("/api/rooms", json={"game": "records"}).json()
         code = made["code"]
         token = api.post(f"/api/rooms/{code}/seats", json={"name": "me"}).json()["token"]
@@ -81,7 +81,7 @@ def test_two_workers_on_one_port_one_killed_and_started_again(
             # A fresh connection each action: they land on either worker.
             for _ in range(3):
                 with connect(f"ws://127.0.0.1:{port}/ws/{code}?token={token}") as ws:
-                    state = _playing(ws)
+                    state = _playing(ws, acted)
                     assert state["version"] == acted
                     action = state["legal_actions"][0]
                     ws.send(json.dumps({"type": "act", "version": acted, "action": action}))
@@ -97,11 +97,11 @@ def test_two_workers_on_one_port_one_killed_and_started_again(
                     assert time.monotonic() < deadline, output.read_text()
                     time.sleep(0.1)
         assert api.get(f"/api/rooms/{code}").json()["version"] == acted
-        api.close()
         supervisor.send_signal(signal.SIGTERM)
         assert supervisor.wait(timeout=60) == 0
         assert not children(supervisor.pid)
     finally:
+        api.close()
         if supervisor.poll() is None:
             supervisor.kill()
             supervisor.wait()
@@ -116,10 +116,13 @@ def _healthy(url: str) -> bool:
         return False
 
 
-def _playing(ws: object) -> dict[str, object]:
+def _playing(ws: object, version: int) -> dict[str, object]:
+    """The first state of the game at ``version`` (a worker that has not heard of the last
+    action yet sends the one before first, then catches up)."""
     while True:
         message = json.loads(ws.recv(timeout=30))  # type: ignore[attr-defined]
-        if message["type"] == "state" and message["status"] == "playing":
+        state = message["type"] == "state" and message["status"] == "playing"
+        if state and message["version"] >= version:
             return message  # type: ignore[no-any-return]
 
 
