@@ -127,11 +127,12 @@ class RecordsGame:
 
     def legal_actions(self, state: State, seat: Seat) -> tuple[Action, ...]:
         """The seat's legal actions now, in a fixed order; () if it need not act."""
-        cached = memo.legal(state, seat)
+        legal = memo.record(state).legal
+        cached = legal.get(seat)
         if cached is not None:
             return cached
         result = self._legal(state, seat) if seat in state.active else ()
-        memo.remember_legal(state, seat, result)
+        legal[seat] = result
         return result
 
     def apply(self, state: State, seat: Seat, action: Action) -> State:
@@ -142,7 +143,8 @@ class RecordsGame:
             raise NotYourTurn(f"records: seat {seat!r} is not a seat of this game")
         if state.phase == OVER:
             raise GameOver(f"records: action {action!r} refused, the game is over")
-        cached = memo.legal(state, seat)
+        known = memo.record(state).legal
+        cached = known.get(seat)
         # An action handed out by legal_actions (the same object) is well formed: skip the check.
         for handed in cached or ():
             if handed is action:
@@ -164,8 +166,7 @@ class RecordsGame:
                 _refuse_undo_done(state, seat, action)
             return self._change(state, seat, action)
         if cached is None:
-            legal = self._legal(state, seat)
-            memo.remember_legal(state, seat, legal)
+            legal = known[seat] = self._legal(state, seat)
         else:
             legal = cached
         if action not in legal:

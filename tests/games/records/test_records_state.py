@@ -84,21 +84,15 @@ def test_a_thread_never_reads_the_memo_of_another_threads_state() -> None:
 
 
 def test_the_memo_keeps_the_recent_states_of_a_thread_and_no_more() -> None:
-    """A batch of games stepped in turn finds each game's legal actions and record again; the
-    memo stays bounded."""
+    """A batch of games stepped in turn finds each game's record again; the memo stays bounded."""
     first = middle(6)
     kept = memo.record(first)
-    memo.remember_legal(first, 1, ())
+    kept.legal[1] = ()
     others = [first._replace(turn=i) for i in range(memo.RECENT - 1)]
     for state in others:
-        memo.remember_legal(state, 0, (PASS,))
-    assert memo.record(first) is kept and memo.legal(first, 1) == ()
-    assert all(memo.legal(state, 0) == (PASS,) and memo.legal(state, 1) is None for state in others)
+        memo.record(state).legal[0] = (PASS,)
+    assert memo.record(first) is kept and kept.legal == {1: ()}
+    assert all(memo.record(state).legal == {0: (PASS,)} for state in others)
     for i in range(2 * memo.RECENT + 1):
         memo.record(first._replace(round=i))
-    assert memo.legal(first, 1) is None and memo.legal(others[-1], 0) is None
-    assert memo.record(first) is not kept
-    for odd in (-1, memo.SEATS, 1000, "1", None):
-        memo.remember_legal(first, odd, (PASS,))  # type: ignore[arg-type]
-        assert memo.legal(first, odd) is None  # type: ignore[arg-type]
-        assert GAME.legal_actions(first, odd) == ()  # type: ignore[arg-type]
+    assert memo.record(others[-1]).legal == {} and memo.record(first) is not kept
