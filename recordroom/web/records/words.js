@@ -1,5 +1,5 @@
-// Draft & Write Records in words: the edition (fetched once), bonus icons, card and goal texts,
-// and the measures a goal condition counts on a board (the same as the engine's, from the view).
+// Draft & Write Records in words: the edition (fetched once), bonus icons, card and goal texts.
+// How far a board is towards a goal is the view's (`goal_progress`), never counted here.
 
 import { api } from "/static/common/client.js";
 import { andList, has, onLanguage, t } from "/static/common/i18n.js";
@@ -99,58 +99,6 @@ export function goalCondition(goal) {
     roles: ROLE_PLURAL[goal.role] || goal.role,
     colour: colourName(goal.colour),
   });
-}
-
-/** The quantity a goal of that kind counts on a board (a board of the view). */
-export function measure(ed, board, goal) {
-  const crew = board.crew.map((c, i) =>
-    c ? { ...c, slot: ed.crew[i], card: ed.cards[c.card] } : null,
-  );
-  const placed = crew.filter(Boolean);
-  const harmonies = Object.values(board.harmonies);
-  switch (goal.kind) {
-    case "crew":
-      return placed.length;
-    case "crew_role":
-      return placed.filter((c) => c.slot.role === goal.role).length;
-    case "crew_points":
-      return placed.reduce((sum, c) => sum + c.card.points * c.multiplier, 0);
-    case "harmonies":
-      return harmonies.reduce((sum, row) => sum + row.length, 0);
-    case "harmony_colour":
-      return (board.harmonies[goal.colour] || []).length;
-    case "agenda":
-      return board.agenda.length;
-    case "agenda_lines":
-      return ed.agenda.lines.filter((l) => l.boxes.every((b) => board.agenda.includes(b))).length;
-    case "assets":
-      return board.assets.length;
-    case "asset_bonuses":
-      return board.assets.filter((b) => board.assets.includes(b + 1)).length;
-    case "albums":
-      return board.albums;
-    case "singles":
-      return board.singles;
-    case "release":
-      return board.albums + board.singles;
-    case "tour":
-      return board.tour;
-    case "multipliers":
-      return board.multipliers.earned;
-    case "cash":
-      return board.cash_lifted.length;
-    default:
-      return 0;
-  }
-}
-
-/** {have, need, meets, claimable}: a goal against a board. */
-export function goalStatus(ed, board, id) {
-  const goal = ed.goals[id];
-  const have = measure(ed, board, goal);
-  const meets = have >= goal.n;
-  const claimable = meets && board.goals.length < ed.goal_boxes && !board.goals.includes(id);
-  return { have, need: goal.n, meets, claimable, already: board.goals.includes(id) };
 }
 
 export const AREA_NAMES = Object.fromEntries(
