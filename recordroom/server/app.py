@@ -41,7 +41,7 @@ from recordroom.server.middleware import MAX_BODY_BYTES, BodyLimit
 from recordroom.server.music import Jukebox, Senses
 from recordroom.server.pages import Pages
 from recordroom.server.protocol import ErrorCode
-from recordroom.server.ratelimit import SlidingWindow
+from recordroom.server.ratelimit import window_for
 from recordroom.server.routes import games as games_routes
 from recordroom.server.routes import media, music, pages, rooms, seats
 from recordroom.server.settings import DB_NAME, Settings, default_cache_dir
@@ -96,10 +96,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         for name, game in served.items():
             if game.info.deck_option is not None:
                 default_options[name] = {game.info.deck_option: list(sleeve_set.ids())}
+    # Processes sharing a Redis store count the limits together (ratelimit.SharedWindow).
+    shared = settings.store if getattr(settings.store, "shared", False) else None
+    counted_in = getattr(shared, "client", None)
+    prefix = getattr(shared, "prefix", "")
     services = Services(
         settings=settings,
-        joins=SlidingWindow(*settings.join_limit),
-        lookups=SlidingWindow(*settings.lookup_limit),
+        joins=window_for(*settings.join_limit, counted_in, f"{prefix}limit:joins"),
+        lookups=window_for(*settings.lookup_limit, counted_in, f"{prefix}limit:lookups"),
         jukebox=jukebox,
         sleeve_set=sleeve_set,
         pages=Pages(),
@@ -142,6 +146,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             senses.stop()
             with suppress(Exception):
                 await looking
+            services.joins.close()
+            services.lookups.close()
             if settings.store is None:
                 store.close()
 

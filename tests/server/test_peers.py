@@ -19,6 +19,7 @@ import pytest
 from recordroom.server import create_app, serve
 from recordroom.server.hub import Hub
 from recordroom.server.peers import PRESENCE_EVERY
+from recordroom.server.ratelimit import SharedWindow
 from recordroom.server.redis_store import RedisStore
 
 from .helpers import TOY_NAME, Socket, TestClient, host, settings
@@ -297,3 +298,37 @@ def test_the_phones_of_a_process_gone_silent_are_forgotten(
     assert a.get(f"/api/rooms/{code}").json()["seats"][0]["connected"] is True
     assert a.portal.call(heard, 3 * PRESENCE_EVERY + 1) == (True, 0)  # type: ignore[union-attr]
     assert a.get(f"/api/rooms/{code}").json()["seats"][0]["connected"] is False
+
+
+def test_a_rate_limit_is_counted_across_the_processes(redis_server: RedisServer) -> None:
+    redis_server.flush()
+    stores = [RedisStore.from_url(redis_server.url) for _ in range(2)]
+    # Exchanges only when the test says (sync), not on their own thread's clock.
+    one, two = (SharedWindow(3, 60.0, s.client, "rr:limit:test", every=3600.0) for s in stores)
+    try:
+        assert one.allow("c") and one.allow("c")
+        one.sync()
+        two.sync()
+        assert two.elsewhere("c") == 2
+        assert two.allow("c")  # 2 elsewhere + 1 here = 3: the limit
+        assert not two.allow("c")
+        two.sync()
+        one.sync()
+        assert one.elsewhere("c") == 1
+        assert not one.allow("c")  # 2 here + 1 elsewhere
+        assert one.allow("d") and two.allow("d")  # other clients are counted apart
+    finally:
+        one.close()
+        two.close()
+        for store in stores:
+            store.close()
+
+
+def test_joins_on_two_processes_share_one_limit(shared: Callable[..., TestClient]) -> None:
+    a, b = shared(join_limit=(3, 60.0)), shared(join_limit=(3, 60.0))
+    code = a.post("/api/rooms", json={"game": TOY_NAME, "options": {}}).json()["code"]
+    assert a.post(f"/api/rooms/{code}/seats", json={"name": "x"}).status_code == 200
+    assert a.post(f"/api/rooms/{code}/seats", json={"name": "y"}).status_code == 200
+    until(lambda: hub_of(b) and b.app.state.services.joins.elsewhere("testclient") >= 3)  # type: ignore[attr-defined]
+    refused = b.post(f"/api/rooms/{code}/seats", json={"name": "z"})
+    assert refused.status_code == 429 and refused.json()["code"] == "rate/limited"
