@@ -3,6 +3,7 @@
 Usage::
 
     python bench/server_load.py [--rooms 100] [--seconds 15] [--open-rooms 400 --every 2.0]
+                                [--workers 2]
 
 It starts, one after the other, two servers on 127.0.0.1:
 
@@ -20,6 +21,10 @@ would per phone. Two scenarios are run against each server:
   sockets have seen the previous one (saturation: events/s is what the server can take);
 * **open loop** (``--open-rooms``): every room acts about every ``--every``/5 seconds
   (5 players each acting about every ``--every`` seconds), and the latency is what a player feels.
+
+With ``--workers N``, a third server runs after them: ``recordroom serve --workers N`` on a Redis
+store (a ``redis-server`` started here, ``appendfsync always``), whose CPU counts its workers and
+its Redis; the closed loop's events/s are then compared with the one SQLite process's.
 
 For each it prints events/s, the p50/p99 latency from sending an action to every socket of the
 room holding the new version, the server's CPU time per event (from /proc) and the load
@@ -117,8 +122,12 @@ def free_port() -> int:
 class Process:
     """A server process on a free port; its CPU time is read from /proc."""
 
-    def __init__(self, command: list[str], port: int, health: str) -> None:
+    def __init__(
+        self, command: list[str], port: int, health: str, also: tuple[int, ...] = ()
+    ) -> None:
         self.port = port
+        self.also = also
+        """Other processes whose CPU counts as the server's (its Redis)."""
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -142,8 +151,9 @@ class Process:
             before = now
 
     def cpu(self) -> float:
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        """CPU seconds of the server and of every process under it (``--workers``), and of the
+        Redis server it uses, if any."""
+        return sum(_cpu_of(pid) for pid in [*_tree(self.process.pid), *self.also])
 
     def stop(self) -> None:
         self.process.terminate()
@@ -152,6 +162,63 @@ class Process:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+
+
+def _stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def _cpu_of(pid: int) -> float:
+    try:
+        fields = _stat(pid)
+    except OSError:
+        return 0.0  # gone
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _tree(root: int) -> list[int]:
+    """``root`` and every living process under it."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                children.setdefault(int(_stat(int(entry.name))[1]), []).append(int(entry.name))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, []))
+    return found
+
+
+class Redis:
+    """A redis-server for ``--workers``: on a free port, its files in a temporary folder, every
+    write fsynced before it is answered (``appendfsync always``, as durable as SQLite's FULL)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.port = free_port()
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise SystemExit("--workers needs redis-server (make test installs it)")
+        command = [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(folder)]
+        command += ["--appendonly", "yes", "--appendfsync", "always", "--save", ""]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=1) as probe,
+            ):
+                probe.sendall(b"PING\r\n")
+                if probe.recv(16).startswith(b"+PONG"):
+                    return
+            time.sleep(0.1)
+        self.stop()
+        raise SystemExit("redis-server did not start")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(10)
 
 
 def source(room: int) -> str:
@@ -419,6 +486,13 @@ def main() -> int:
     parser.add_argument("--bare", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--only", choices=["real", "bare"], help="run one server only")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="also run `recordroom serve --workers N` on a Redis store (started here, "
+        "appendfsync always) after the others, and compare it with the one SQLite process",
+    )
     args = parser.parse_args()
     if args.bare:
         import uvicorn
@@ -434,27 +508,48 @@ def main() -> int:
     results: dict[str, dict[str, dict[str, float]]] = {}
     data = Path(tempfile.mkdtemp(prefix="recordroom-load-"))
     try:
-        for label in ("bare", "real"):
-            if args.only and args.only != label:
-                continue
+        labels = [label for label in ("bare", "real") if not args.only or args.only == label]
+        if args.workers:
+            labels.append("workers")
+        for label in labels:
             port = free_port()
+            redis: Redis | None = None
             if label == "bare":
                 command = [sys.executable, __file__, "--bare", "--port", str(port)]
                 health = "/health"
             else:
                 command = [sys.executable, "-m", "recordroom", "serve", "--host", "127.0.0.1"]
-                command += ["--port", str(port), "--data-dir", str(data), "--no-qr"]
+                command += ["--port", str(port), "--data-dir", str(data / label), "--no-qr"]
                 command += ["--bot-delay", "0", "--open-after", "0", "--log-level", "warning"]
                 health = "/api/health"
-            server = Process(command, port, health)
-            server.settle()
+                if label == "workers":
+                    (data / "redis").mkdir()
+                    redis = Redis(data / "redis")
+                    command += ["--store", f"redis://127.0.0.1:{redis.port}/0"]
+                    command += ["--workers", str(args.workers)]
+            also = () if redis is None else (redis.process.pid,)
             try:
-                target = Target(port, bare=label == "bare")
-                results[label] = asyncio.run(run_one(label, server, target, args))
+                server = Process(command, port, health, also)
+                server.settle()
+                try:
+                    target = Target(port, bare=label == "bare")
+                    name = label if redis is None else f"{args.workers} workers on Redis"
+                    results[label] = asyncio.run(run_one(name, server, target, args))
+                finally:
+                    server.stop()
             finally:
-                server.stop()
+                if redis is not None:
+                    redis.stop()
     finally:
         shutil.rmtree(data, ignore_errors=True)
+    if "real" in results and "workers" in results:
+        ratio = (
+            results["workers"]["closed"]["events_per_s"] / results["real"]["closed"]["events_per_s"]
+        )
+        print(
+            f"closed loop: {args.workers} workers on Redis do {ratio:.2f} x the events/s of one "
+            "SQLite process"
+        )
     if "bare" in results and "real" in results:
         ratio = (
             results["real"]["closed"]["events_per_s"] / results["bare"]["closed"]["events_per_s"]
