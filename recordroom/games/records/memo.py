@@ -1,12 +1,10 @@
 """Memos kept outside the (immutable) values: a state's legal actions and public view, and
 what is built once per board.
 
-- :func:`record`: each thread remembers the states it was asked about, by identity, and what it
-  computed for each (legal actions by seat, the public view): the last state first (one look-up),
-  then at least the :data:`RECENT` before it, so that code stepping many games in turn (one thread
-  advancing a batch of games) finds each game's legal actions again when it applies an action; a
-  state not remembered starts a fresh record. A record holds its state, so a match by identity is
-  that very state, and a bot thinking in one thread never reads what another thread computed.
+- :func:`record`: each thread remembers the last state it was asked about, by identity, and what
+  it computed for it (legal actions by seat, the public view); a different state starts a fresh
+  record. The record holds the state itself, so a match by identity is that very state, and a
+  bot thinking in one thread never reads what another thread computed for another state.
 - :class:`ByIdentity`: a value computed once per object (a board's JSON, its view), found by the
   object's id and checked against the object itself, which the memo holds (a bounded number).
 
@@ -16,7 +14,7 @@ Callers treat what they get as read-only (it is shared).
 from __future__ import annotations
 
 from collections.abc import Callable
-from threading import get_ident, local
+from threading import get_ident
 from typing import Any, Generic, TypeVar
 
 from recordroom.engine.game import Action
@@ -37,44 +35,19 @@ class Record:
 _new = object.__new__
 _LAST: dict[int, Record] = {}
 """Each thread's last record, by thread id (a thread only reads and writes its own entry)."""
-RECENT = 128
-"""Records a thread keeps beside its last one: at least RECENT, at most 2 * RECENT."""
-
-
-class _Recent(local):
-    """One thread's recent records by state id: the current generation and the one before it."""
-
-    def __init__(self) -> None:
-        self.current: dict[int, Record] = {}
-        self.previous: dict[int, Record] = {}
-
-
-_RECENT = _Recent()
 
 
 def record(state: object) -> Record:
-    """This thread's record of ``state`` (a new, empty one if it is not remembered)."""
+    """This thread's record of ``state`` (a new, empty one if it was not the last state asked)."""
     thread = get_ident()
     last = _LAST.get(thread)
     if last is not None and last.state is state:
         return last
-    recent = _RECENT
-    key = id(state)
-    found = recent.current.get(key)
-    if found is None or found.state is not state:
-        found = recent.previous.get(key)
-        if found is None or found.state is not state:
-            found = _new(Record)
-            found.state = state
-            found.legal = {}
-            found.public = None
-        if len(recent.current) >= RECENT:
-            # A new generation: the older one is dropped, the last RECENT records stay.
-            recent.previous = recent.current
-            recent.current = {}
-        recent.current[key] = found
-    _LAST[thread] = found
-    return found
+    fresh = _LAST[thread] = _new(Record)
+    fresh.state = state
+    fresh.legal = {}
+    fresh.public = None
+    return fresh
 
 
 K = TypeVar("K")

@@ -10,7 +10,6 @@ import pytest
 from recordroom.engine import random_playout, replay
 from recordroom.games.records import GAME, memo
 from recordroom.games.records import board as bd
-from recordroom.games.records.actions import PASS
 from recordroom.games.records.edition import load_edition
 from recordroom.games.records.kinds import Phase
 from recordroom.games.records.state import State, dumps, loads
@@ -81,18 +80,3 @@ def test_a_thread_never_reads_the_memo_of_another_threads_state() -> None:
     worker.join()
     assert seen == [False, True]
     assert memo.record(mine) is record and GAME.legal_actions(mine, min(mine.active)) is legal
-
-
-def test_the_memo_keeps_the_recent_states_of_a_thread_and_no_more() -> None:
-    """A batch of games stepped in turn finds each game's record again; the memo stays bounded."""
-    first = middle(6)
-    kept = memo.record(first)
-    kept.legal[1] = ()
-    others = [first._replace(turn=i) for i in range(memo.RECENT - 1)]
-    for state in others:
-        memo.record(state).legal[0] = (PASS,)
-    assert memo.record(first) is kept and kept.legal == {1: ()}
-    assert all(memo.record(state).legal == {0: (PASS,)} for state in others)
-    for i in range(2 * memo.RECENT + 1):
-        memo.record(first._replace(round=i))
-    assert memo.record(others[-1]).legal == {} and memo.record(first) is not kept
