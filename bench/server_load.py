@@ -276,7 +276,11 @@ class Target:
         """The HTTP client of a room's address, made once (making one costs milliseconds)."""
         address = source(number)
         if address not in self._apis:
-            transport = httpx.AsyncHTTPTransport(local_address=address)
+            # A fresh connection per request: the server closes idle ones on its own schedule,
+            # and a request sent as it does so would be lost.
+            transport = httpx.AsyncHTTPTransport(
+                local_address=address, limits=httpx.Limits(max_keepalive_connections=0)
+            )
             self._apis[address] = httpx.AsyncClient(
                 base_url=self.base, transport=transport, timeout=30
             )
