@@ -111,16 +111,18 @@ class Connection:
         sending = raw({"type": "websocket.send", "text": text})
         if not isinstance(sending, Coroutine):  # some other awaitable: a task of its own
             self._finishing = asyncio.ensure_future(sending)
-            return
-        try:
-            waiting_on = sending.send(None)
-        except StopIteration:
-            return  # sent
-        except Exception:  # the client is gone: the pump ends, the socket's loop notices
-            self.dropped = True
-            self.queue.put_nowait((None, None))
-            return
-        self._finishing = asyncio.ensure_future(_finish(sending, waiting_on))
+        else:
+            try:
+                waiting_on = sending.send(None)
+            except StopIteration:
+                return  # sent
+            except Exception:  # the client is gone: the pump ends, the socket's loop notices
+                self.dropped = True
+                self.queue.put_nowait((None, None))
+                return
+            self._finishing = asyncio.ensure_future(_finish(sending, waiting_on))
+        # Its failure (the client gone meanwhile) is the socket loop's to notice, not the log's.
+        self._finishing.add_done_callback(_seen)
 
     def drop(self) -> None:
         """Forgets what is queued and ends the connection with 1008: it did not read."""
@@ -168,6 +170,12 @@ class Connection:
 
 RAW_SEND = "recordroom.send"
 """Where :class:`RawSend` keeps a WebSocket's ``send`` in its scope."""
+
+
+def _seen(task: asyncio.Future[Any]) -> None:
+    """Marks a finished send's outcome as seen (a send that failed has nobody left to tell)."""
+    if not task.cancelled():
+        task.exception()
 
 
 async def _finish(sending: Coroutine[Any, Any, None], waiting_on: Any) -> None:
