@@ -115,8 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = settings.store or SqliteStore(settings.data_dir / DB_NAME)
         loop = asyncio.get_running_loop()
         warming = loop.run_in_executor(None, jukebox.warm)  # the demo is made on first run
-        senses = Senses(jukebox, sleeve_set)
-        looking = loop.run_in_executor(None, senses.warm)  # listening bots see the sleeves
+        senses = Senses(jukebox, sleeve_set)  # measures a sleeve when a bot first looks at it
         hub = Hub(
             store,
             names,
@@ -143,9 +142,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             services.pages.close()
             with suppress(Exception):
                 await warming
-            senses.stop()
-            with suppress(Exception):
-                await looking
             services.joins.close()
             services.lookups.close()
             if settings.store is None:
