@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from recordroom.engine.values import with_draft
 from recordroom.games.records import memo
 from recordroom.games.records.edition import ROLES, Edition
@@ -104,19 +106,11 @@ _to_json = memo.ByIdentity(_json_of)
 
 
 def _text_of(board: Board) -> str:
-    return json_text(_to_json(board))
+    # orjson writes lists of integers as compact as json.dumps(separators=(",", ":")) does.
+    return orjson.dumps(_to_json(board)).decode()
 
 
 _text = memo.ByIdentity(_text_of)
-
-
-def json_text(value: list[Any]) -> str:
-    """Compact JSON text of a list of integers and lists of integers."""
-    return (
-        "["
-        + ",".join(f"[{','.join(map(str, v))}]" if type(v) is list else str(v) for v in value)
-        + "]"
-    )
 
 
 def new_board(edition: Edition) -> Board:

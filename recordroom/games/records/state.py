@@ -269,7 +269,7 @@ def dumps(state: State) -> str:
 def loads(text: str) -> State:
     """The state written by :func:`dumps`; :class:`BadState` on anything else."""
     try:
-        data = json.loads(text)
+        data = orjson.loads(text)
     except (TypeError, ValueError) as error:
         raise BadState(f"records state: not JSON ({error})") from None
     if not isinstance(data, dict):
