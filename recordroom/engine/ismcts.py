@@ -94,6 +94,10 @@ class ISMCTSAgent:
         self.rollout_depth = rollout_depth
         self.evaluate = evaluate
         self._rng = random.Random(seed)
+        # Action keys by the action object's id, each with the action itself (kept alive, so an
+        # id is never another's): games that hand out the same action objects (shared tables of
+        # legal actions) are keyed once, not at every visit.
+        self._keys: dict[int, tuple[Action, ActionKey]] = {}
         self.last_iterations = 0
         """How many iterations the last decision ran (for measurements)."""
 
@@ -139,6 +143,9 @@ class ISMCTSAgent:
         node = root
         path = [root]
         log_c = self.exploration
+        keys = self._keys
+        if len(keys) > 65536:
+            keys.clear()
         while state.active:
             actor = self._actor(state, observer)
             legal = game.legal_actions(state, actor)
@@ -148,7 +155,12 @@ class ISMCTSAgent:
             best_action: Action | None = None
             best_ucb = -1.0
             for action in legal:
-                key = action_key(action)
+                known = keys.get(id(action))
+                if known is not None and known[0] is action:
+                    key = known[1]
+                else:
+                    key = action_key(action)
+                    keys[id(action)] = (action, key)
                 child = children.get((actor, key))
                 if child is None:
                     untried.append((key, action))

@@ -23,6 +23,7 @@ keeps all of that and draws the rest:
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Any
 
 from recordroom.games.records import board as bd
@@ -66,6 +67,15 @@ def _goal_slot(view: dict[str, Any], ed: Edition, marking_for: str) -> int:
     return len(public) if view["phase"] in ("private", "mark") and marking_for != "round" else 0
 
 
+@cache
+def _blank(edition: str, players: int) -> tuple[State, tuple[int, ...]]:
+    """A new game of that edition and player count, whose every field but the two that name them
+    :func:`determinize` sets again, and the deck of that many players: built once (a search
+    determinises hundreds of times a decision), as :func:`load_edition` loads an edition once."""
+    state = new_game(load_edition(edition), players, 0)
+    return state, for_players(load_edition(edition), players).deck_for(players)
+
+
 def determinize(view: dict[str, Any], seat: int, seed: int) -> State:
     """A full state whose view for ``seat`` equals ``view``; hidden parts drawn from ``seed``."""
     rng = random.Random(seed)
@@ -73,7 +83,8 @@ def determinize(view: dict[str, Any], seat: int, seed: int) -> State:
     players: int = view["players"]
     you = view["you"]
     phase = Phase(view["phase"])
-    s = new_game(load_edition(view["edition"]), players, seed).thaw()
+    blank, deck = _blank(view["edition"], players)
+    s = blank.thaw()
     s.rng = rng.getrandbits(63)
     s.phase = phase
     s.week, s.round, s.turn = view["week"], view["round"], view["turn"]
@@ -108,7 +119,7 @@ def determinize(view: dict[str, Any], seat: int, seed: int) -> State:
     held = set(own_hand)
     if round_marking:
         held |= {c for c in s.revealed if c != NONE}
-    pool = [c for c in ed.deck_for(players) if c not in held]
+    pool = [c for c in deck if c not in held]
     rng.shuffle(pool)
     hands = []
     for i, size in enumerate(view["hand_sizes"]):
