@@ -152,8 +152,7 @@ class Playout:
         seat = self.rng.randrange(players)
         views = [game.view(state, None), game.view(state, seat)]
         assert [game.view(loaded, None), game.view(loaded, seat)] == views, "loaded views differ"
-        assert json_round_trip(views) == views, "views are not JSON-safe"
-        self.check_events(views[0], views[1])
+        self.check_json_views(views)
 
         assert game.returns(state) == (0.0,) * players, "returns before the end are not zeros"
         self.check_bad_input(state)
@@ -241,19 +240,36 @@ class Playout:
             )
             assert views == first, f"seat {chooser}'s pending choice leaks into another view"
 
-    def check_events(self, public: dict[str, Any], own: dict[str, Any]) -> None:
-        """Events, where a game's views have them: JSON objects with a type; the public log only
-        grows (what was shown is never taken back); a seat's own log starts with the public one."""
+    def check_json_views(self, views: list[dict[str, Any]]) -> None:
+        """The views are plain JSON (see ``json_round_trip``), and their events, where a game's
+        views have them, are JSON objects with a type; the public log only grows (what was shown
+        is never taken back); a seat's own log starts with the public one.
+
+        The events already checked at an earlier step are not round-tripped again (a game's log
+        would make each step cost as much as all before it): the prefix checks below compare
+        them, with ``==``, to the list already found plain, and a value equal to a plain JSON
+        value is one too (a tuple never equals a list, a non-string key never equals a string,
+        NaN never equals itself)."""
+        public, own = views
         if "events" not in public:
+            assert json_round_trip(views) == views, "views are not JSON-safe"
             return
-        events = public["events"]
-        assert isinstance(events, list), "events is not a list"
-        assert all(isinstance(e, dict) and isinstance(e.get("type"), str) for e in events)
-        assert events[: len(self.public_events)] == self.public_events, (
+        events, mine = public["events"], own["events"]
+        assert isinstance(events, list) and isinstance(mine, list), "events is not a list"
+        shown = len(self.public_events)
+        assert events[:shown] == self.public_events, (
             "the public events lost or changed an event already shown"
         )
+        assert mine[: len(events)] == events, "a seat's events do not start with the log"
+        new = events[shown:]
+        assert all(isinstance(e, dict) and isinstance(e.get("type"), str) for e in new)
+        # The seat's view shares most values with the public one (the same objects, checked
+        # once here); what is its own is checked too.
+        rest = {k: v for k, v in public.items() if k != "events"}
+        apart = {k: v for k, v in own.items() if k != "events" and public.get(k) is not v}
+        fresh = [rest, apart, new, mine[len(events) :]]
+        assert json_round_trip(fresh) == fresh, "views are not JSON-safe"
         self.public_events = events
-        assert own["events"][: len(events)] == events, "a seat's events do not start with the log"
 
     def check_returns(self, state: Any, result: dict[str, Any]) -> None:
         """One float per seat in [0, 1], deterministic, and in step with the result's winners."""
