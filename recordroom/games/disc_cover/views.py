@@ -11,6 +11,8 @@ import threading
 from functools import cache
 from typing import Any
 
+import orjson
+
 from recordroom.engine.errors import BadState
 from recordroom.games.disc_cover.events import events
 from recordroom.games.disc_cover.scoring import tier
@@ -178,7 +180,12 @@ def dumps(state: DiscCoverState) -> str:
         "leader": state.leader,
         "rng": state.rng,
     }
-    return json.dumps(data, separators=(",", ":"), sort_keys=True)
+    try:
+        # The same text as json.dumps(separators=(",", ":"), sort_keys=True) for these ASCII
+        # names and integers, several times faster.
+        return orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode()
+    except orjson.JSONEncodeError:  # a seed beyond 64 bits, which orjson does not write
+        return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
 
 def _ints(value: Any) -> tuple[int, ...]:
