@@ -93,3 +93,30 @@ export function tierLadder(players, score) {
     next: next ? { tier: next.tier, min: next.min, missing: next.min - score } : null,
   };
 }
+
+const tierName = (tier) => t(`dc.tier.${tier}`);
+
+/** The line under the team's tier: how many points the next tier needs, or that it is the top. */
+export function nextTierLine(next) {
+  return next
+    ? t("dc.over.next_tier", { count: next.missing, tier: tierName(next.tier), min: next.min })
+    : t("dc.over.top");
+}
+
+/** The steps of a {@link tierLadder}, highest first, as list items (the team's step lit). */
+export function ladderItems(ladder) {
+  return ladder
+    .slice()
+    .reverse()
+    .map((step) =>
+      el(
+        "li",
+        {
+          class: `${step.reached ? "reached" : ""}${step.current ? " current" : ""}`,
+          "aria-current": step.current ? "step" : null,
+        },
+        el("span", { class: "ladder-tier" }, tierName(step.tier)),
+        el("span", { class: "ladder-min" }, `${step.min}+`),
+      ),
+    );
+}

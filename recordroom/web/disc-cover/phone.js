@@ -17,6 +17,8 @@ import {
   deadline,
   el,
   initials,
+  ladderItems,
+  nextTierLine,
   seatColour,
   secondsLeft,
   sleeveImage,
@@ -485,34 +487,10 @@ function renderOver(state) {
   } else {
     $("#phase-hint").textContent = t("dc.phone.team_total", { score: result.score });
     const { ladder, next } = tierLadder(view.players, result.score);
-    const tier = (name) => t(`dc.tier.${name}`);
     box.replaceChildren(
-      el("p", { class: "tier neon" }, tier(result.tier)),
-      el(
-        "p",
-        { class: "next-tier" },
-        next
-          ? t("dc.over.next_tier", { count: next.missing, tier: tier(next.tier), min: next.min })
-          : t("dc.over.top"),
-      ),
-      el(
-        "ol",
-        { class: "ladder", "aria-label": t("dc.over.ladder") },
-        ladder
-          .slice()
-          .reverse()
-          .map((step) =>
-            el(
-              "li",
-              {
-                class: `${step.reached ? "reached" : ""}${step.current ? " current" : ""}`,
-                "aria-current": step.current ? "step" : null,
-              },
-              el("span", {}, tier(step.tier)),
-              el("span", {}, `${step.min}+`),
-            ),
-          ),
-      ),
+      el("p", { class: "tier neon" }, t(`dc.tier.${result.tier}`)),
+      el("p", { class: "next-tier" }, nextTierLine(next)),
+      el("ol", { class: "ladder", "aria-label": t("dc.over.ladder") }, ...ladderItems(ladder)),
       el("p", { class: "muted explain" }, t("dc.over.explain.coop")),
     );
   }

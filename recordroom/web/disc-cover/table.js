@@ -10,6 +10,8 @@ import {
   deadline,
   el,
   initials,
+  ladderItems,
+  nextTierLine,
   normaliseCode,
   RoomSocket,
   seatColour,
@@ -1201,19 +1203,9 @@ function renderOver(state) {
         t("dc.over.team_scored", { score: result.score, count: view.players }),
       ),
       el("p", { class: "tier neon display" }, tierName(result.tier)),
-      el(
-        "p",
-        { class: "next-tier" },
-        next
-          ? t("dc.over.next_tier", {
-              count: next.missing,
-              tier: tierName(next.tier),
-              min: next.min,
-            })
-          : t("dc.over.top"),
-      ),
+      el("p", { class: "next-tier" }, nextTierLine(next)),
     );
-    renderLadder(ladder);
+    $("#ladder").replaceChildren(...ladderItems(ladder));
   }
   $("#ladder").hidden = view.variant === "competitive";
   $("#over-explain").textContent = t(
@@ -1223,26 +1215,6 @@ function renderOver(state) {
     `/how-to-play/disc-cover#${view.variant === "competitive" ? "ranking" : "tiers"}`;
   $("#download").href = `/api/rooms/${code}/mosaic.png?lang=${encodeURIComponent(lang)}`;
   $("#download").setAttribute("download", `disc-cover-${code}.png`);
-}
-
-/** The tiers for this many players, lowest first, with the team's step lit. */
-function renderLadder(ladder) {
-  $("#ladder").replaceChildren(
-    ...ladder
-      .slice()
-      .reverse()
-      .map((step) =>
-        el(
-          "li",
-          {
-            class: `${step.reached ? "reached" : ""}${step.current ? " current" : ""}`,
-            "aria-current": step.current ? "step" : null,
-          },
-          el("span", { class: "ladder-tier" }, tierName(step.tier)),
-          el("span", { class: "ladder-min" }, `${step.min}+`),
-        ),
-      ),
-  );
 }
 
 // ---- start ---------------------------------------------------------------------------------
