@@ -24,7 +24,15 @@ from recordroom.server.music import Jukebox, RoomMusic, Senses
 from recordroom.server.peers import peers_for
 from recordroom.server.protocol import AgainMessage, ErrorCode, MusicSettings
 from recordroom.server.room import Room, SeatSlot
-from recordroom.server.store import Conflict, DamagedRoom, DeleteRoom, NewRoom, RoomRecord, Store
+from recordroom.server.store import (
+    Conflict,
+    DamagedRoom,
+    DeleteRoom,
+    NewRoom,
+    RoomLimit,
+    RoomRecord,
+    Store,
+)
 from recordroom.server.writer import Writer, commit_job
 
 log = logging.getLogger("recordroom.server")
@@ -180,22 +188,23 @@ class Hub:
         if self.peers.shared:  # the cap counts every process's rooms: the store's count
             held = max(held, await asyncio.to_thread(self.peers.room_count) + len(self._creating))
         if held >= self.max_rooms:
-            raise ServerError(
-                ErrorCode.ROOM_LIMIT,
-                f"this server holds its limit of {self.max_rooms} rooms; try later",
-                503,
-            )
+            raise self._full()
         room.code = self._free_code()
         self._creating.add(room.code)
+        # Processes sharing a store could each pass the count above at once: the store checks
+        # the cap again as it keeps the room, in the same step.
+        limit = self.max_rooms if self.peers.shared else None
         try:
             for _ in range(CODE_TRIES):
                 try:
-                    await commit_job(self.store, NewRoom(room.record()))
+                    await commit_job(self.store, NewRoom(room.record(), limit))
                     break
                 except Conflict:  # another process gave that code meanwhile
                     self._creating.discard(room.code)
                     room.code = self._free_code()
                     self._creating.add(room.code)
+        except RoomLimit:
+            raise self._full() from None
         except Exception as error:
             log.error("room %s could not be stored: %s", room.code, error)
             raise ServerError(
@@ -206,6 +215,13 @@ class Hub:
         room.on_change = self._room_changed
         self.peers.serve(room)
         self.rooms[room.code] = room
+
+    def _full(self) -> ServerError:
+        return ServerError(
+            ErrorCode.ROOM_LIMIT,
+            f"this server holds its limit of {self.max_rooms} rooms; try later",
+            503,
+        )
 
     async def again(self, old: Room) -> Room:
         """A new game with the same players: same game, options, music, seats and tokens."""

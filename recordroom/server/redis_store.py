@@ -58,6 +58,7 @@ from recordroom.server.store import (
     DeleteRoom,
     NewRoom,
     OneWriteShorthands,
+    RoomLimit,
     RoomRecord,
     SaveSeats,
     SeatRecord,
@@ -81,11 +82,12 @@ class StoreUnavailable(Exception):
 
 # One call commits a group. ARGV: prefix, the fence's key and holder (empty: no fence), then
 # each job as: its id, its number of writes, and each write as: op, code, count, count arguments.
-# Ops: new (created, nfields, field/value pairs, seat JSON...), seats (seat JSON...),
-# set (field/value pairs; an empty value deletes the field), append (index, entry JSON, time),
-# del (nothing), rev (the revision the room must be at; it then counts one more). Returns one
-# answer a job: 'OK' or 'REFUSED why'. A job's checks all run before its first write, so a
-# refused job writes nothing; the next job sees what it wrote.
+# Ops: new (created, the room limit or 0, nfields, field/value pairs, seat JSON...; refused when
+# the store already holds the limit of rooms), seats (seat JSON...), set (field/value pairs; an
+# empty value deletes the field), append (index, entry JSON, time), del (nothing), rev (the
+# revision the room must be at; it then counts one more). Returns one answer a job: 'OK' or
+# 'REFUSED why'. A job's checks all run before its first write, so a refused job writes nothing;
+# the next job sees what it wrote.
 _GROUP_SCRIPT = """
 local prefix = ARGV[1]
 if ARGV[2] ~= '' and redis.call('GET', ARGV[2]) ~= ARGV[3] then
@@ -117,6 +119,10 @@ local function check(job, writes)
           return 'REFUSED a room with code ' .. w.code .. ' is already stored'
         end
       else
+        local limit = tonumber(w.args[2])
+        if limit > 0 and redis.call('ZCARD', prefix .. 'rooms') >= limit then
+          return 'REFUSED the store holds its limit of ' .. limit .. ' rooms'
+        end
         exists[w.code] = true
         length[w.code] = 0
       end
@@ -168,13 +174,13 @@ local function write(job, writes)
       if w.op == 'new' then
         redis.call('DEL', room, seats, log)
         local created = w.args[1]
-        local nfields = tonumber(w.args[2])
+        local nfields = tonumber(w.args[3])
         redis.call('HSET', room, 'created', created, 'touched', created, 'job', job)
-        for j = 3, 2 + 2 * nfields, 2 do
+        for j = 4, 3 + 2 * nfields, 2 do
           if w.args[j + 1] ~= '' then redis.call('HSET', room, w.args[j], w.args[j + 1]) end
         end
-        for s = 3 + 2 * nfields, #w.args do
-          redis.call('HSET', seats, tostring(s - 3 - 2 * nfields), w.args[s])
+        for s = 4 + 2 * nfields, #w.args do
+          redis.call('HSET', seats, tostring(s - 4 - 2 * nfields), w.args[s])
         end
         redis.call('ZADD', prefix .. 'rooms', created, w.code)
       elseif w.op == 'seats' then
@@ -359,7 +365,12 @@ class RedisStore(OneWriteShorthands):
             if answer != "OK":
                 why = answer.removeprefix("REFUSED ")
                 conflict = "is already stored" in why or "changed meanwhile" in why
-                errors[position] = Conflict(why) if conflict else StoreRefused(why)
+                if conflict:
+                    errors[position] = Conflict(why)
+                elif "holds its limit" in why:
+                    errors[position] = RoomLimit(why)
+                else:
+                    errors[position] = StoreRefused(why)
                 if "would skip actions" in why and self.on_behind is not None:
                     log.critical("Redis at %s lost acknowledged actions: %s", self.where, why)
                     self.on_behind(why)
@@ -413,7 +424,9 @@ class RedisStore(OneWriteShorthands):
                 "music": _optional_json(room.music),
                 "settings": _json(room.settings) if room.settings else "",
             }
-            args = [repr(now), str(len(fields))]
+            if write.limit is not None and (type(write.limit) is not int or write.limit < 1):
+                raise StoreRefused(f"room limit {write.limit!r} is not a positive count")
+            args = [repr(now), str(write.limit or 0), str(len(fields))]
             for name, value in fields.items():
                 args += [name, value]
             return "new", args + [_seat_json(seat) for seat in room.seats]

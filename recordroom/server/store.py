@@ -73,9 +73,14 @@ class RoomRecord:
 
 @dataclass(frozen=True)
 class NewRoom:
-    """A new room with its seats (its code must be unused)."""
+    """A new room with its seats (its code must be unused).
+
+    With a ``limit``, the room is kept only while the store holds fewer rooms than that
+    (:class:`RoomLimit` otherwise): checked and written in one step, so processes that share a
+    store cannot together go past their cap."""
 
     room: RoomRecord
+    limit: int | None = None
 
 
 @dataclass(frozen=True)
@@ -166,6 +171,10 @@ class DamagedRoom:
 
 class StoreRefused(Exception):
     """A job the store refused (the message says why); nothing of the job was kept."""
+
+
+class RoomLimit(StoreRefused):
+    """A new room refused: the store already holds the :class:`NewRoom`'s limit of rooms."""
 
 
 class Conflict(StoreRefused):
@@ -434,6 +443,10 @@ class SqliteStore(OneWriteShorthands):
             )
         elif isinstance(write, NewRoom):
             room = write.room
+            if write.limit is not None:
+                (held,) = db.execute("SELECT COUNT(*) FROM rooms").fetchone()
+                if held >= write.limit:
+                    raise RoomLimit(f"the store holds its limit of {write.limit} rooms")
             db.execute(
                 "INSERT INTO rooms (code, game, options, seed, host_token, status, result, "
                 "created, music, settings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -246,6 +246,21 @@ def test_the_room_cap_counts_the_rooms_of_every_process(
     assert len(hub_of(a).rooms) == 1  # A alone holds one room: the cap counted B's too
 
 
+def test_the_store_holds_the_room_cap_when_two_processes_count_at_once(
+    shared: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """B counted the rooms just before A's last one landed: the store, which checks the cap as
+    it keeps a room, refuses B's and keeps nothing of it."""
+    a, b = shared(), shared()
+    hub_of(a).max_rooms = hub_of(b).max_rooms = 2
+    for _ in range(2):
+        assert a.post("/api/rooms", json={"game": TOY_NAME, "options": {}}).status_code == 201
+    monkeypatch.setattr(hub_of(b).peers, "room_count", lambda: 1)  # the count it read earlier
+    refused = b.post("/api/rooms", json={"game": TOY_NAME, "options": {}})
+    assert refused.status_code == 503 and refused.json()["code"] == "room/limit"
+    assert hub_of(b).rooms == {} and hub_of(a).peers.room_count() == 2
+
+
 def test_the_table_opens_the_turn_on_one_process_and_phones_vote_on_the_other(
     shared: Callable[..., TestClient],
 ) -> None:

@@ -17,6 +17,7 @@ from recordroom.server.store import (
     DamagedRoom,
     DeleteRoom,
     NewRoom,
+    RoomLimit,
     RoomRecord,
     SaveSeats,
     SeatRecord,
@@ -191,6 +192,28 @@ def test_a_job_is_all_or_nothing_and_a_refused_job_spares_its_group(open_store: 
     assert rooms["ABCD"].seats == room("ABCD").seats
     assert rooms["EFGH"].log == [{"seat": 1, "action": {"vote": 4}}]
     assert store.commit([]) == []
+
+
+def test_a_new_room_with_a_limit_is_kept_only_below_it(open_store: OpenStore) -> None:
+    """The cap of rooms is checked by the store as it keeps the room (processes sharing it
+    cannot together pass it); a room's own resend and rooms without a limit are not refused."""
+    store = open_store()
+    store.create_room(room("ABCD"))
+    errors = store.commit(
+        [
+            [NewRoom(room("EFGH"), limit=2)],
+            [NewRoom(room("IJKL"), limit=2), AppendAction("IJKL", 0, 1, {"vote": 1})],
+            [NewRoom(room("MNPQ"), limit=3)],
+            [NewRoom(room("RSTU"))],
+        ]
+    )
+    assert errors[0] is None and errors[2] is None and errors[3] is None
+    assert isinstance(errors[1], RoomLimit) and "limit of 2 rooms" in str(errors[1])
+    assert sorted(rooms_of(store)) == ["ABCD", "EFGH", "MNPQ", "RSTU"]  # nothing of IJKL
+    assert store.commit([[DeleteRoom("ABCD")]]) == [None]
+    assert store.commit([[NewRoom(room("IJKL"), limit=4)]]) == [None]
+    refused = store.commit([[NewRoom(room("VWXY"), limit=4)]])[0]
+    assert isinstance(refused, RoomLimit) and "VWXY" not in rooms_of(store)
 
 
 def test_a_group_of_actions_only_keeps_each_good_one_and_refuses_each_bad_one(
