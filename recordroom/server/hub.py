@@ -273,20 +273,36 @@ class Hub:
 
         So host-only calls tell nobody which codes are in use.
         """
-        room = self._find(normalise_code(code))
-        if room is None or token is None or token != room.host_token:
-            raise ServerError(ErrorCode.AUTH_HOST_ONLY, "only the host may do that", 403)
-        return room
+        return _hosted(self._find(normalise_code(code)), token)
 
     def get(self, code: str) -> Room:
         """The room with that code; ``ServerError`` (404) otherwise."""
-        room = self._find(normalise_code(code))
-        if room is None:
-            raise ServerError(ErrorCode.ROOM_NOT_FOUND, f"no room with code {code!r}", 404)
-        return room
+        return _found(self._find(normalise_code(code)), code)
+
+    async def room(self, code: str) -> Room:
+        """:meth:`get`, a room another process made read from the store off the event loop."""
+        known = normalise_code(code)
+        await self._fetch(known)
+        return _found(self.rooms.get(known), code)
+
+    async def hosted_room(self, code: str, token: str | None) -> Room:
+        """:meth:`host_room`, a room another process made read off the event loop."""
+        known = normalise_code(code)
+        await self._fetch(known)
+        return _hosted(self.rooms.get(known), token)
+
+    async def _fetch(self, code: str) -> None:
+        """Serves a room another process made, read from the store on a thread: a slow or
+        lost Redis then holds up this request only, not every room of the loop."""
+        if code in self.rooms or not self.peers.shared or code in self.set_aside:
+            return
+        record = await asyncio.to_thread(self.peers.read, code)
+        if record is not None and code not in self.rooms:  # not made meanwhile by another
+            self.room_from_record(record)
 
     def _find(self, code: str) -> Room | None:
-        """A room in memory, or one another process serving the same store made."""
+        """A room in memory, or one another process serving the same store made (blocking:
+        async callers use :meth:`room` and :meth:`hosted_room`)."""
         room = self.rooms.get(code)
         if room is None and self.peers.shared and code not in self.set_aside:
             room = self.peers.find(code)
@@ -596,3 +612,15 @@ def game_summary(game: Game) -> dict[str, Any]:
         "bot": default_bot(game),
         "levels": [level for level in LEVELS if level in info.agent_kinds],
     }
+
+
+def _found(room: Room | None, code: str) -> Room:
+    if room is None:
+        raise ServerError(ErrorCode.ROOM_NOT_FOUND, f"no room with code {code!r}", 404)
+    return room
+
+
+def _hosted(room: Room | None, token: str | None) -> Room:
+    if room is None or token is None or token != room.host_token:
+        raise ServerError(ErrorCode.AUTH_HOST_ONLY, "only the host may do that", 403)
+    return room

@@ -102,6 +102,11 @@ class Peers(Protocol):
         """The room's next game is room ``code``: the others' clients of ``old`` hear of it."""
         ...
 
+    def read(self, code: str) -> RoomRecord | None:
+        """The stored record of a room this process does not hold yet (None: there is none);
+        blocking, and safe on any thread: it only reads the store."""
+        ...
+
     def find(self, code: str) -> Room | None:
         """A room this process does not hold yet, from the store (None: there is none)."""
         ...
@@ -137,6 +142,10 @@ class Alone:
 
     def again(self, old: Room, code: str) -> None:
         """Nobody to tell."""
+
+    def read(self, code: str) -> RoomRecord | None:
+        """Every room is in memory already."""
+        return None
 
     def find(self, code: str) -> Room | None:
         """Every room is in memory already."""
@@ -274,17 +283,22 @@ class RedisPeers:
         if room is not None and self._hub is not None:
             self._hub.room_changed(room)
 
-    def find(self, code: str) -> Room | None:
-        """Reads a room another process made (blocking: one Redis round trip)."""
-        if self._hub is None:
-            return None
+    def read(self, code: str) -> RoomRecord | None:
+        """The record of a room another process made (blocking: one Redis round trip)."""
         try:
             record = self.store.load_room(code)
         except Exception as error:
             raise ServerError(
                 ErrorCode.SERVER_STORE, f"could not read room {code}: {error}", 503
             ) from error
-        if not isinstance(record, RoomRecord):
+        return record if isinstance(record, RoomRecord) else None
+
+    def find(self, code: str) -> Room | None:
+        """Reads a room another process made and serves it (blocking: one Redis round trip)."""
+        if self._hub is None:
+            return None
+        record = self.read(code)
+        if record is None:
             return None
         room = self._hub.rooms.get(code)
         if room is None:  # not made meanwhile by another request

@@ -228,7 +228,7 @@ async def room_socket(websocket: WebSocket, code: str, token: str | None = None)
         )
         return
     try:
-        room = hub.get(code)
+        room = await hub.room(code)
         role, seat = room.role_of(token)
     except ServerError as error:
         close = CloseCode.NOT_FOUND if error.status == 404 else CloseCode.BAD_TOKEN

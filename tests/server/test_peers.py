@@ -9,6 +9,7 @@ did, and exactly one process drives a room's bots, another taking over when it g
 from __future__ import annotations
 
 import argparse
+import asyncio
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -259,6 +260,36 @@ def test_the_store_holds_the_room_cap_when_two_processes_count_at_once(
     refused = b.post("/api/rooms", json={"game": TOY_NAME, "options": {}})
     assert refused.status_code == 503 and refused.json()["code"] == "room/limit"
     assert hub_of(b).rooms == {} and hub_of(a).peers.room_count() == 2
+
+
+def test_a_room_made_elsewhere_is_read_from_redis_off_the_event_loop(
+    shared: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first look at a room another process made (or at a code nobody made) reads Redis on
+    a thread: a slow or lost Redis holds up that request, not every room of the process."""
+    a, b = shared(), shared()
+    made = a.post("/api/rooms", json={"game": TOY_NAME, "options": {}}).json()
+    code, host_token = made["code"], made["host_token"]
+    peers = hub_of(b).peers
+    read = peers.read
+    on_the_loop: list[bool] = []
+
+    def watched(asked: str) -> Any:
+        try:
+            asyncio.get_running_loop()
+            on_the_loop.append(True)
+        except RuntimeError:
+            on_the_loop.append(False)
+        return read(asked)
+
+    monkeypatch.setattr(peers, "read", watched)
+    nobody = hub_of(a)._free_code()
+    assert b.get(f"/api/rooms/{nobody}").status_code == 404
+    assert b.post(f"/api/rooms/{code}/start", headers=host("wrong")).status_code == 403
+    assert b.post(f"/api/rooms/{code}/seats", json={"name": "Ann"}).status_code == 200
+    assert b.get(f"/api/rooms/{code}").json()["seats"][0]["name"] == "Ann"
+    assert b.post(f"/api/rooms/{code}/bots", headers=host(host_token)).is_success
+    assert on_the_loop == [False, False]  # the unknown code, then the room (then in memory)
 
 
 def test_the_table_opens_the_turn_on_one_process_and_phones_vote_on_the_other(

@@ -71,7 +71,7 @@ async def booklet_pdf(request: Request, services: ServicesDep) -> Response:
 async def room_mosaic(code: str, hub: HubDep, request: Request, services: ServicesDep) -> Response:
     """The 3 x 3 mosaic of a finished game that has one (Disc Cover): the sleeves with their
     points, then the score and tier (or the ranking), the players' names and the date."""
-    room = hub.get(code)
+    room = await hub.room(code)
     if room.status != "over" or not isinstance(room.result, dict):
         raise ServerError(ErrorCode.ROOM_NOT_OVER, "the mosaic is ready once the game is over")
     entries = room.result.get("mosaic")

@@ -18,7 +18,7 @@ router = APIRouter()
 @router.post("/api/rooms/{code}/music/skip", responses=ERRORS, dependencies=[LOOKUPS])
 async def skip_track(code: str, hub: HubDep, token: HostToken) -> dict[str, Any]:
     """(host) Plays another track for the current turn."""
-    room = hub.host_room(code, token)
+    room = await hub.hosted_room(code, token)
     await room.skip_track()
     view = room.game.view(room.state, None) if room.state is not None else None
     return room.music_message(view) or {}

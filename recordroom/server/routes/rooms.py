@@ -85,7 +85,7 @@ async def create_room(body: CreateRoom, hub: HubDep) -> RoomCreated:
 @router.get("/api/rooms/{code}", responses=ERRORS, dependencies=[LOOKUPS])
 async def get_room(code: str, hub: HubDep, request: Request) -> RoomInfo:
     """What anyone with the code may know about a room."""
-    return room_info(hub.get(code), request)
+    return room_info(await hub.room(code), request)
 
 
 @router.post("/api/rooms/{code}/start", responses=ERRORS, dependencies=[LOOKUPS])
@@ -93,7 +93,7 @@ async def start_room(
     code: str, hub: HubDep, token: HostToken, request: Request, body: StartRoom | None = None
 ) -> RoomInfo:
     """(host) Starts the game with the seats taken, and the first Leader if one is chosen."""
-    room = hub.host_room(code, token)
+    room = await hub.hosted_room(code, token)
     await room.start(None if body is None else body.leader)
     return room_info(room, request)
 
@@ -105,14 +105,14 @@ async def play_again(code: str, hub: HubDep, token: HostToken) -> AgainOut:
     The seats, their tokens, the host token, the options and the music carry over; every
     client of the old room is sent ``{"type": "again", "code": NEW}``.
     """
-    room = hub.host_room(code, token)
+    room = await hub.hosted_room(code, token)
     return AgainOut(code=(await hub.again(room)).code)
 
 
 @router.post("/api/rooms/{code}/timer", responses=ERRORS, dependencies=[LOOKUPS])
 async def set_timer(code: str, body: TimerSettings, hub: HubDep, token: HostToken) -> TimerSettings:
     """(host) The decision timer: when it runs out, each undecided seat's bot decides."""
-    room = hub.host_room(code, token)
+    room = await hub.hosted_room(code, token)
     await room.set_timer(body.seconds)
     return body
 
@@ -120,14 +120,14 @@ async def set_timer(code: str, body: TimerSettings, hub: HubDep, token: HostToke
 @router.get("/api/rooms/{code}/qr.svg", responses=ERRORS, dependencies=[LOOKUPS])
 async def room_qr(code: str, hub: HubDep, request: Request) -> Response:
     """The QR code of the room's join address, as an SVG picture."""
-    url = join_url(request, hub.get(code))
+    url = join_url(request, await hub.room(code))
     return Response(qr_svg(url), media_type="image/svg+xml")
 
 
 @router.get("/api/rooms/{code}/log", responses=ERRORS, dependencies=[LOOKUPS])
 async def game_log(code: str, hub: HubDep) -> GameLog:
     """The action log of a finished game: with seed and options, a replay."""
-    room = hub.get(code)
+    room = await hub.room(code)
     if room.status != "over":
         raise ServerError(ErrorCode.ROOM_NOT_OVER, "the log is shown once the game is over")
     return GameLog(
@@ -144,7 +144,7 @@ async def game_log(code: str, hub: HubDep) -> GameLog:
 @router.get("/api/rooms/{code}/replay/{step}", responses=ERRORS, dependencies=[LOOKUPS])
 async def replay_step(code: str, step: int, hub: HubDep, services: ServicesDep) -> dict[str, Any]:
     """A finished game's public view after its first ``step`` actions (never a seat's view)."""
-    room = hub.get(code)
+    room = await hub.room(code)
     if room.status != "over":
         raise ServerError(ErrorCode.ROOM_NOT_OVER, "the replay is shown once the game is over")
     steps = len(room.log)

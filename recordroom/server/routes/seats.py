@@ -15,7 +15,7 @@ router = APIRouter()
 @router.post("/api/rooms/{code}/seats", responses=ERRORS, dependencies=[LOOKUPS, JOINS])
 async def join_room(code: str, body: JoinRoom, hub: HubDep) -> Joined:
     """Takes the next free seat; keep the token to reconnect."""
-    seat, token = await hub.get(code).join(body.name)
+    seat, token = await (await hub.room(code)).join(body.name)
     return Joined(seat=seat, token=token)
 
 
@@ -27,7 +27,7 @@ async def add_bot(
     body: Annotated[AddBot | None, Body()] = None,
 ) -> SeatOut:
     """(host) Adds a bot seat before the start, at a level if the game has levels."""
-    room = hub.host_room(code, token)
+    room = await hub.hosted_room(code, token)
     level = body.level if body is not None else None
     hub.check_level(room, level)
     seat = await room.add_bot(level)
@@ -43,7 +43,7 @@ async def hand_to_bot(
     body: Annotated[AddBot | None, Body()] = None,
 ) -> SeatOut:
     """(host) A bot plays this seat from now on, at a level if given (any seat, any time)."""
-    room = hub.host_room(code, token)
+    room = await hub.hosted_room(code, token)
     level = body.level if body is not None else None
     hub.check_level(room, level)
     await room.hand_to_bot(seat, level)
@@ -59,7 +59,7 @@ async def take_back(
     body: Annotated[TakeBack | None, Body()] = None,
 ) -> SeatHandedBack:
     """(host) A person plays the seat again; with a name, a new person (and a new token)."""
-    room = hub.host_room(code, token)
+    room = await hub.hosted_room(code, token)
     new_token = await room.take_back(seat, body.name if body else None)
     return SeatHandedBack(seat=seat, token=new_token)
 
@@ -69,6 +69,6 @@ async def take_back(
 )
 async def kick(code: str, seat: int, hub: HubDep, token: HostToken) -> Response:
     """(host) Removes a seat before the start; later seats move up."""
-    room = hub.host_room(code, token)
+    room = await hub.hosted_room(code, token)
     await room.kick(seat)
     return Response(status_code=204)
