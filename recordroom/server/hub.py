@@ -330,13 +330,15 @@ class Hub:
     async def sweep(self, now: float | None = None) -> list[str]:
         """Deletes lobbies idle for ``lobby_idle`` and games over for ``finished_age``.
 
-        A room someone is connected to stays. Returns the codes deleted.
+        A room someone is connected to stays: here, or (processes sharing a store) a phone on
+        another process. Returns the codes deleted.
         """
         now = time.time() if now is None else now
         expired = [
             room
             for room in self.rooms.values()
             if not room.clients
+            and not any(slot.elsewhere for slot in room.seats)
             and (
                 (room.status == "lobby" and now - room.touched > self.lobby_idle)
                 or (room.status == "over" and now - room.touched > self.finished_age)

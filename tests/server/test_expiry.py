@@ -34,6 +34,8 @@ def test_idle_lobbies_and_old_finished_games_are_deleted(tmp_path: Path) -> None
         old_game = await hub.create(TOY_NAME, {"rounds": 1})
         recent_game = await hub.create(TOY_NAME, {"rounds": 1})
         watched = await hub.create(TOY_NAME, {})
+        watched_elsewhere = await hub.create(TOY_NAME, {})
+        await watched_elsewhere.join("Cy")
         for room in (old_game, recent_game):
             await room.join("Ann"), await room.join("Bob")
             await room.start()
@@ -44,6 +46,9 @@ def test_idle_lobbies_and_old_finished_games_are_deleted(tmp_path: Path) -> None
         old_lobby.touched = now - 2 * DAY
         watched.touched = now - 2 * DAY
         watched.clients.append(object())  # type: ignore[arg-type]  # someone is looking at it
+        # A phone on another process sharing the store (as its presence messages tell).
+        watched_elsewhere.touched = now - 2 * DAY
+        watched_elsewhere.seats[0].elsewhere = 1
         old_game.touched = now - 31 * DAY
         recent_game.touched = now - 29 * DAY
         deleted = await hub.sweep(now)
@@ -53,13 +58,15 @@ def test_idle_lobbies_and_old_finished_games_are_deleted(tmp_path: Path) -> None
             "old_game": old_game.code,
             "recent_game": recent_game.code,
             "watched": watched.code,
+            "watched_elsewhere": watched_elsewhere.code,
         }
         await hub.stop_writer()
         return deleted, names
 
     deleted, names = asyncio.run(night())
     assert sorted(deleted) == sorted([names["old_lobby"], names["old_game"]])
-    assert stored_codes(path) == {names["new_lobby"], names["recent_game"], names["watched"]}
+    kept = {"new_lobby", "recent_game", "watched", "watched_elsewhere"}
+    assert stored_codes(path) == {names[k] for k in kept}
 
 
 def test_the_room_cap_answers_room_limit_and_stores_nothing(make_client: Any) -> None:
