@@ -37,6 +37,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import gc
 import json
 import os
 import random
@@ -382,6 +383,21 @@ class Target:
         return False  # refused (stale, listening) or lost: not counted
 
 
+@contextlib.contextmanager
+def no_collector_pauses() -> Any:
+    """The load generator's own garbage collector paused while a scenario is measured: a full
+    collection of its many states would stall its event loop, and the stall would be counted
+    as the server's latency."""
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
 async def closed_loop(target: Target, rooms: list[Room], seconds: float) -> list[float]:
     latencies: list[float] = []
     stop = time.monotonic() + seconds
@@ -450,7 +466,8 @@ async def run_one(
     rooms = [await target.new_room(i) for i in range(args.rooms)]
     cpu, own = server.cpu(), time.process_time()
     RECEIVED.clear()
-    lat = await closed_loop(target, rooms, args.seconds)
+    with no_collector_pauses():
+        lat = await closed_loop(target, rooms, args.seconds)
     results["closed"] = report(
         f"{label} closed loop, {args.rooms} rooms",
         lat,
@@ -463,7 +480,8 @@ async def run_one(
         every = rooms + more
         cpu, own = server.cpu(), time.process_time()
         RECEIVED.clear()
-        lat = await open_loop(target, every[: args.open_rooms], args.seconds, args.every)
+        with no_collector_pauses():
+            lat = await open_loop(target, every[: args.open_rooms], args.seconds, args.every)
         results["open"] = report(
             f"{label} open loop, {args.open_rooms} rooms",
             lat,

@@ -1,0 +1,57 @@
+"""The garbage collector of a long-running server: what survives a full collection is set aside
+(so the next full collection, a pause of every room, walks only what came after), and the hourly
+collection of everything frees the cycles that became garbage once set aside."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Iterator
+
+import pytest
+
+from recordroom.server.serve import collect_everything, freeze_after_full
+
+
+class Node:
+    """An object that can take part in a reference cycle."""
+
+    me: Node | None = None
+
+
+@pytest.fixture
+def frozen_state() -> Iterator[None]:
+    """The test process's collector as it was (nothing set aside, no callback of ours), and only
+    the test's own collections while it runs."""
+    gc.unfreeze()
+    gc.disable()
+    yield
+    if freeze_after_full in gc.callbacks:
+        gc.callbacks.remove(freeze_after_full)
+    gc.unfreeze()
+    gc.enable()
+
+
+@pytest.mark.usefixtures("frozen_state")
+def test_what_survives_a_full_collection_is_set_aside() -> None:
+    gc.callbacks.append(freeze_after_full)
+    kept = [Node() for _ in range(2000)]
+    gc.collect(1)  # a younger collection sets nothing aside
+    assert gc.get_freeze_count() == 0
+    gc.collect()
+    assert gc.get_freeze_count() >= len(kept)
+
+
+@pytest.mark.usefixtures("frozen_state")
+def test_a_cycle_set_aside_is_freed_by_the_collection_of_everything() -> None:
+    node = Node()
+    node.me = node
+    seen = weakref.ref(node)
+    gc.collect()
+    gc.freeze()  # as after a full collection of the server
+    del node
+    gc.collect()
+    assert seen() is not None, "a full collection freed an object set aside"
+    collect_everything(0.0, rounds=1)
+    assert seen() is None, "the collection of everything left the cycle"
+    assert gc.get_freeze_count() > 0  # the survivors are set aside again
