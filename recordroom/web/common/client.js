@@ -64,6 +64,16 @@ export const tokens = {
   setName: (name) => store.setItem("recordroom.name", name),
 };
 
+/**
+ * Says a refusal or a problem in words in an error line of the page (every page keeps its error
+ * lines as `role="alert"` paragraphs), or clears it with "". `where`: the line's selector, the
+ * page's `#error` when not given.
+ */
+export function toast(text, where = "#error") {
+  const line = $(where);
+  if (line) line.textContent = text || "";
+}
+
 export const normaliseCode = (text) =>
   (text || "")
     .trim()

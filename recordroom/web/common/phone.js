@@ -2,7 +2,7 @@
 // phone, the join form (a seat token kept per room code), one room socket that reconnects, the
 // token policy, the one choice in flight (sent again after a stale refusal while it still
 // stands) and the error line. A page brings its own drawing and says what its choices mean.
-import { $, api, CLOSE, normaliseCode, RoomSocket, tokens } from "/static/common/client.js";
+import { $, api, CLOSE, normaliseCode, RoomSocket, toast, tokens } from "/static/common/client.js";
 import { errorText, t } from "/static/common/i18n.js";
 
 /**
@@ -31,11 +31,7 @@ export function keepSeatLink(code) {
   }
 }
 
-/** The error line of the page (`#error`): a refusal in words, or nothing. */
-export function toast(text) {
-  const line = $("#error");
-  if (line) line.textContent = text || "";
-}
+export { toast }; // the phone's error line is the page's `#error`
 
 /** Shows the join form (keeping what was typed), with a message under it. */
 export function showJoinForm(code, message) {
@@ -45,7 +41,7 @@ export function showJoinForm(code, message) {
   if (!$("#join-code").value) $("#join-code").value = code;
   if (!$("#join-name").value) $("#join-name").value = tokens.name();
   $("#join-button").disabled = false;
-  $("#join-error").textContent = message || "";
+  toast(message, "#join-error");
 }
 
 /**
@@ -72,7 +68,7 @@ export function bindJoinForm(words, enter) {
     const code = normaliseCode($("#join-code").value);
     const name = $("#join-name").value.trim();
     if (code.length !== 4) {
-      $("#join-error").textContent = t("common.code_letters");
+      toast(t("common.code_letters"), "#join-error");
       return;
     }
     $("#join-button").disabled = true;
@@ -80,14 +76,16 @@ export function bindJoinForm(words, enter) {
       await takeSeat(code, name);
       enter(code);
     } catch (error) {
-      $("#join-error").textContent =
+      toast(
         error.code === "room/not_found"
           ? words.noRoom(code)
           : error.code === "room/started"
             ? words.started()
             : error.code === "room/full"
               ? t("error.room/full")
-              : errorText(error);
+              : errorText(error),
+        "#join-error",
+      );
     } finally {
       $("#join-button").disabled = false;
     }

@@ -17,6 +17,7 @@ export {
   SEAT_COLOURS,
   seatColour,
   secondsLeft,
+  toast,
   tokens,
 } from "/static/common/client.js";
 

@@ -18,6 +18,7 @@ import {
   secondsLeft,
   sleeveImage,
   tierLadder,
+  toast,
   tokens,
   votesByCard,
 } from "./common.js";
@@ -276,7 +277,7 @@ $("#setup-form").addEventListener("submit", async (event) => {
     hostToken = room.host_token;
     enter();
   } catch (error) {
-    $("#setup-error").textContent = error.message;
+    toast(error.message, "#setup-error");
   } finally {
     creating = false;
     $("#create").disabled = Boolean(musicProblem);
@@ -342,7 +343,7 @@ function noteClocks(message) {
 }
 
 function showError(text) {
-  for (const id of ["#lobby-error", "#over-error"]) $(id).textContent = text || "";
+  for (const line of ["#lobby-error", "#over-error"]) toast(text, line);
   if (text) {
     $("#banner").textContent = text;
     $("#banner").dataset.text = text;
@@ -1078,7 +1079,7 @@ function openSeatMenu(seatNo) {
   fillSeatMenu();
   $("#menu-name").value = "";
   $("#menu-link").hidden = true;
-  $("#menu-error").textContent = "";
+  toast("", "#menu-error");
   const menu = $("#seat-menu");
   if (!menu.open) menu.showModal();
 }
@@ -1123,7 +1124,7 @@ $("#seat-menu form").addEventListener("submit", async (event) => {
     } else if (choice === "new-phone") {
       const name = $("#menu-name").value.trim();
       if (!name) {
-        $("#menu-error").textContent = t("dc.menu.type_name");
+        toast(t("dc.menu.type_name"), "#menu-error");
         return;
       }
       const answer = await hostWith("DELETE", `seats/${seat}/bot`, { name });
@@ -1133,7 +1134,7 @@ $("#seat-menu form").addEventListener("submit", async (event) => {
       menu.close();
     }
   } catch (error) {
-    $("#menu-error").textContent = error.message;
+    toast(error.message, "#menu-error");
   }
 });
 

@@ -1,21 +1,14 @@
 // The landing page: one way into each game's own table screen, and a room code box for phones.
 // Rooms are only ever made by a game's table screen, which sets up everything the game needs
 // (music, sleeves, QR code), so no page here creates a room that cannot be played.
+import { $, normaliseCode, toast, tokens } from "/static/common/client.js";
 import { t } from "/static/common/i18n.js";
 
-const $ = (id) => document.getElementById(id);
-const store = window.localStorage;
-const normalise = (text) =>
-  (text || "")
-    .trim()
-    .toUpperCase()
-    .replace(/[^A-Z]/g, "");
-
-$("join-form").onsubmit = async (event) => {
+$("#join-form").onsubmit = async (event) => {
   event.preventDefault();
-  const code = normalise($("join-code").value);
+  const code = normaliseCode($("#join-code").value);
   if (code.length !== 4) {
-    $("error").textContent = t("common.code_letters");
+    toast(t("common.code_letters"));
     return;
   }
   // The phone page of the room's game is served at /join/CODE (it asks for a name there).
@@ -25,8 +18,8 @@ $("join-form").onsubmit = async (event) => {
 // An old address of this page with a room (/?room=CODE) goes to that room's own page: the
 // table for the browser that holds its host token, the phone page otherwise.
 (function followOldLinks() {
-  const code = normalise(new URLSearchParams(location.search).get("room"));
+  const code = normaliseCode(new URLSearchParams(location.search).get("room"));
   if (code.length !== 4) return;
-  if (store.getItem(`recordroom.host.${code}`)) location.replace(`/table?room=${code}`);
+  if (tokens.host(code)) location.replace(`/table?room=${code}`);
   else location.replace(`/join/${code}`);
 })();

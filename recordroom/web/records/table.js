@@ -11,6 +11,7 @@ import {
   normaliseCode,
   RoomSocket,
   seatColour,
+  toast,
   tokens,
 } from "/static/common/client.js";
 import { t } from "/static/common/i18n.js";
@@ -46,7 +47,7 @@ $("#open-room").addEventListener("click", async () => {
     const room = await createRoom();
     location.href = `/table?room=${room.code}`;
   } catch (error) {
-    $("#setup-error").textContent = error.message;
+    toast(error.message, "#setup-error");
   }
 });
 
@@ -60,7 +61,7 @@ $("#solo-form").addEventListener("submit", async (event) => {
     await api("POST", `/api/rooms/${room.code}/start`, undefined, room.host_token);
     location.href = `/join/${room.code}`;
   } catch (error) {
-    $("#setup-error").textContent = error.message;
+    toast(error.message, "#setup-error");
     $("#solo-start").disabled = false;
   }
 });
@@ -76,7 +77,7 @@ async function enter() {
   live = new RoomSocket(code, hostToken, {
     onState: render,
     onError: (m) => {
-      $("#lobby-error").textContent = m.message;
+      toast(m.message, "#lobby-error");
     },
     onAgain: (newCode) => {
       if (hostToken) tokens.setHost(newCode, hostToken);
@@ -86,7 +87,7 @@ async function enter() {
     },
     onClosed: () => {
       show("setup");
-      $("#setup-error").textContent = t("dc.phone.gone", { code });
+      toast(t("dc.phone.gone", { code }), "#setup-error");
     },
   });
   api("GET", `/api/rooms/${code}`)
@@ -100,12 +101,12 @@ async function enter() {
 
 $("#add-bot").addEventListener("click", () =>
   api("POST", `/api/rooms/${code}/bots`, undefined, hostToken).catch((e) => {
-    $("#lobby-error").textContent = e.message;
+    toast(e.message, "#lobby-error");
   }),
 );
 $("#start").addEventListener("click", () =>
   api("POST", `/api/rooms/${code}/start`, undefined, hostToken).catch((e) => {
-    $("#lobby-error").textContent = e.message;
+    toast(e.message, "#lobby-error");
   }),
 );
 
@@ -142,7 +143,7 @@ function render(state) {
             id: "play-again",
             onclick: () =>
               api("POST", `/api/rooms/${code}/again`, undefined, hostToken).catch((e) => {
-                $("#host-error").textContent = e.message;
+                toast(e.message, "#host-error");
               }),
           },
           t("rec.table.play_again"),
@@ -389,7 +390,7 @@ function seatControls(state, seat) {
   if (!hostToken || state.status !== "playing") return null;
   const path = `/api/rooms/${code}/seats/${seat.seat}/bot`;
   const fail = (e) => {
-    $("#host-error").textContent = e.message;
+    toast(e.message, "#host-error");
   };
   const level = el(
     "select",
@@ -504,7 +505,7 @@ function renderHostBar(state) {
                 { seconds: Number(event.target.value) },
                 hostToken,
               ).catch((e) => {
-                $("#host-error").textContent = e.message;
+                toast(e.message, "#host-error");
               }),
           },
           [0, 15, 30, 60].map((s) =>
