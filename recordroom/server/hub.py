@@ -268,16 +268,10 @@ class Hub:
                 return code
         raise ServerError(ErrorCode.ROOM_LIMIT, "no free room code was found; try later", 503)
 
-    def host_room(self, code: str, token: str | None) -> Room:
-        """The room for a host-only call: the same 403 for a wrong token and for no such room.
-
-        So host-only calls tell nobody which codes are in use.
-        """
-        return _hosted(self._find(normalise_code(code)), token)
-
     def get(self, code: str) -> Room:
-        """The room with that code; ``ServerError`` (404) otherwise."""
-        return _found(self._find(normalise_code(code)), code)
+        """The room with that code held here; ``ServerError`` (404) otherwise (:meth:`room` also
+        reads one another process made)."""
+        return _found(self.rooms.get(normalise_code(code)), code)
 
     async def room(self, code: str) -> Room:
         """:meth:`get`, a room another process made read from the store off the event loop."""
@@ -286,10 +280,15 @@ class Hub:
         return _found(self.rooms.get(known), code)
 
     async def hosted_room(self, code: str, token: str | None) -> Room:
-        """:meth:`host_room`, a room another process made read off the event loop."""
+        """The room for a host-only call: the same 403 for a wrong token and for no such room,
+        so host-only calls tell nobody which codes are in use (a room another process made is
+        read off the event loop, as by :meth:`room`)."""
         known = normalise_code(code)
         await self._fetch(known)
-        return _hosted(self.rooms.get(known), token)
+        room = self.rooms.get(known)
+        if room is None or token is None or token != room.host_token:
+            raise ServerError(ErrorCode.AUTH_HOST_ONLY, "only the host may do that", 403)
+        return room
 
     async def _fetch(self, code: str) -> None:
         """Serves a room another process made, read from the store on a thread: a slow or
@@ -299,14 +298,6 @@ class Hub:
         record = await asyncio.to_thread(self.peers.read, code)
         if record is not None and code not in self.rooms:  # not made meanwhile by another
             self.room_from_record(record)
-
-    def _find(self, code: str) -> Room | None:
-        """A room in memory, or one another process serving the same store made (blocking:
-        async callers use :meth:`room` and :meth:`hosted_room`)."""
-        room = self.rooms.get(code)
-        if room is None and self.peers.shared and code not in self.set_aside:
-            room = self.peers.find(code)
-        return room
 
     # -- bots -------------------------------------------------------------------------------
 
@@ -619,10 +610,4 @@ def game_summary(game: Game) -> dict[str, Any]:
 def _found(room: Room | None, code: str) -> Room:
     if room is None:
         raise ServerError(ErrorCode.ROOM_NOT_FOUND, f"no room with code {code!r}", 404)
-    return room
-
-
-def _hosted(room: Room | None, token: str | None) -> Room:
-    if room is None or token is None or token != room.host_token:
-        raise ServerError(ErrorCode.AUTH_HOST_ONLY, "only the host may do that", 403)
     return room

@@ -55,13 +55,9 @@ PRESENCE_EVERY = 5.0
 
 
 class Served(Protocol):
-    """What the peers need of the hub: its rooms, making one from a record, and a nudge."""
+    """What the peers need of the hub: its rooms and a nudge."""
 
     rooms: dict[str, Room]
-
-    def room_from_record(self, record: RoomRecord) -> Room:
-        """A room rebuilt from its record, served by this hub from now on."""
-        ...
 
     def room_changed(self, room: Room) -> None:
         """The room changed (its bots and clocks are looked at again)."""
@@ -107,10 +103,6 @@ class Peers(Protocol):
         blocking, and safe on any thread: it only reads the store."""
         ...
 
-    def find(self, code: str) -> Room | None:
-        """A room this process does not hold yet, from the store (None: there is none)."""
-        ...
-
     def room_count(self) -> int:
         """How many rooms every process serving the store holds together (blocking)."""
         ...
@@ -144,10 +136,6 @@ class Alone:
         """Nobody to tell."""
 
     def read(self, code: str) -> RoomRecord | None:
-        """Every room is in memory already."""
-        return None
-
-    def find(self, code: str) -> Room | None:
         """Every room is in memory already."""
         return None
 
@@ -261,6 +249,7 @@ class RedisPeers:
         """Lets the room's lease go."""
         self.leases.unwant(code)
         self._presence.pop(code, None)
+        self._phones.pop(code, None)
 
     def _want(self, room: Room) -> None:
         if room.status == "playing":
@@ -292,18 +281,6 @@ class RedisPeers:
                 ErrorCode.SERVER_STORE, f"could not read room {code}: {error}", 503
             ) from error
         return record if isinstance(record, RoomRecord) else None
-
-    def find(self, code: str) -> Room | None:
-        """Reads a room another process made and serves it (blocking: one Redis round trip)."""
-        if self._hub is None:
-            return None
-        record = self.read(code)
-        if record is None:
-            return None
-        room = self._hub.rooms.get(code)
-        if room is None:  # not made meanwhile by another request
-            room = self._hub.room_from_record(record)
-        return room
 
     def room_count(self) -> int:
         """The rooms stored in Redis (one round trip); ``server/store`` when unreachable."""
