@@ -26,7 +26,7 @@ from recordroom.engine import (
     RulesError,
     replay,
 )
-from recordroom.engine.game import Editions, Listening
+from recordroom.engine.game import AppliesHanded, Editions, Listening
 from recordroom.games import load, names
 
 SEEDS = int(os.environ.get("CONFORMANCE_SEEDS", "100"))
@@ -118,7 +118,12 @@ class Playout:
                 # still played, in one draw in four, and every undo is checked as any action.
                 action = actions[self.rng.randrange(len(actions))]
             before = state.active
-            state = game.apply(state, seat, action)
+            after = game.apply(state, seat, action)
+            if isinstance(game, AppliesHanded):
+                # The unchecked path of a handed-out action reaches the very same state.
+                handed = game.apply_handed(state, seat, action, actions)
+                assert handed == after, "apply_handed differs from apply"
+            state = after
             log.append({"seat": seat, "action": json_round_trip(action)})
             self.track_pending(before, state.active, seat)
         self.check_over(state, log)

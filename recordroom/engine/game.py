@@ -41,8 +41,15 @@ name (docs/adding-a-game.md)::
     game.senses(view, hear, look)       # what a bot at the table hears and sees (games with music)
     game.refresh_agent_kinds()          # offers agent kinds read from the environment again
 
-matching :class:`Editions`, :class:`Listening` and :class:`RefreshingAgents`. What the server
-needs as plain facts (the pages, the songs of a game, the option naming its sleeves) lives in
+matching :class:`Editions`, :class:`Listening` and :class:`RefreshingAgents`. One more serves
+whoever steps many games and already knows each action is legal (:mod:`recordroom.rl.vector`)::
+
+    game.apply_handed(state, seat, action, legal)   # apply, without checking the action again
+
+where ``legal`` is what ``legal_actions(state, seat)`` returned and ``action`` one of its very
+objects, for a seat in ``state.active``; it returns what ``apply`` would, and anything else is
+the caller's error, not checked. A game that offers it matches :class:`AppliesHanded`. What the
+server needs as plain facts (the pages, the songs of a game, the option naming its sleeves) lives in
 :class:`GameInfo`.
 """
 
@@ -205,6 +212,18 @@ class Listening(Protocol):
         """What a bot with this view senses: ``hear(turn)`` gives the audio features of that
         turn's song (None without audio), ``look(sleeve_id)`` a sleeve's visual features (None
         for a sleeve the runner does not have)."""
+        ...
+
+
+@runtime_checkable
+class AppliesHanded(Protocol):
+    """A game whose ``apply`` can skip checking an action it handed out itself (optional)."""
+
+    def apply_handed(
+        self, state: Any, seat: Seat, action: Action, legal: tuple[Action, ...]
+    ) -> Any:
+        """``apply(state, seat, action)`` for ``action``, one of the objects of ``legal``, what
+        ``legal_actions(state, seat)`` returned for an active ``seat``; nothing is checked."""
         ...
 
 

@@ -2,11 +2,13 @@
 
 :class:`VectorGames` holds ``n`` games of one kind. In each game the acting seat is the lowest
 active seat (the AEC order), and one call to :meth:`VectorGames.step` plays one action index in
-every game at once: one engine action (``game.apply``) in each game, nothing else. A finished game
+every game at once: one engine action in each game, nothing else. A finished game
 records its returns and starts again at once from the next seed, so every row always has a seat to
 act.
 
-What each step computes, per game: ``game.apply`` of the chosen action, the acting seat of the new
+What each step computes, per game: the chosen action applied (the very action object the game
+handed out, through ``game.apply_handed`` where the game offers it, so that the engine does not
+check again what the step has just checked; else ``game.apply``), the acting seat of the new
 state (the lowest active seat), its legal actions (``game.legal_actions``) turned into indices of
 the fixed action space (a tuple, through a dict keyed by the identity of the engine's shared action
 objects; a game that hands out the same legal actions object again, as Records does for the same
@@ -22,21 +24,26 @@ all games at once, from a numpy generator.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import chain
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from recordroom.engine.game import Action, Game
+from recordroom.engine.game import Action, AppliesHanded, Game
 from recordroom.games import load
 from recordroom.rl.envs import OBS_HIGH, OBS_LOW, IllegalIndex
 from recordroom.rl.spaces import FloatArray, action_space, check_game, check_options, encoder
 
 IntArray = npt.NDArray[np.int64]
-INDEX_MEMO = 65536
-"""Legal action objects whose indices a :class:`VectorGames` keeps (then it starts afresh)."""
+INDEX_MEMO = 4096
+"""Legal action objects whose indices a :class:`VectorGames` keeps (then it starts afresh).
+
+Few enough that the garbage collector's full passes stay short: in 2-player Records, with
+65,536 they took about 5% of the stepping time and with 4,096 about 2%, while the share of
+steps that must build their indices rose only from 19% to 27% (bench/rl_vector.py).
+"""
 
 
 class VectorGames:
@@ -55,6 +62,12 @@ class VectorGames:
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
             raise ValueError(f"VectorGames needs at least one game, got n={n!r}")
         self.game: Game = load(game)
+        self._apply: Callable[[Any, int, Action, tuple[Action, ...]], Any] = (
+            self.game.apply_handed
+            if isinstance(self.game, AppliesHanded)
+            else lambda state, seat, action, _legal: self.game.apply(state, seat, action)
+        )
+        """``apply`` of an action the game handed out (unchecked where the game offers it)."""
         self.players = players
         self.n = n
         self.options = dict(options or {})
@@ -71,6 +84,8 @@ class VectorGames:
         self._seats = [0] * n
         self.legal: list[tuple[int, ...]] = [()] * n
         """Each row's legal action indices, in the engine's order."""
+        self._handed: list[tuple[Action, ...]] = [()] * n
+        """Each row's legal actions, the objects the game handed out."""
         self._obs = np.zeros((n, self.encoder.size), dtype=np.float32)
         self._obs_fresh = False
         self.finished_games = 0
@@ -106,7 +121,8 @@ class VectorGames:
         self._next_seed += 1
         seat = min(state.active)
         self._seats[row] = seat
-        self.legal[row] = self._indices(self.game.legal_actions(state, seat))
+        handed = self._handed[row] = self.game.legal_actions(state, seat)
+        self.legal[row] = self._indices(handed)
 
     def masks(self, out: npt.NDArray[np.int8] | None = None) -> npt.NDArray[np.int8]:
         """The dense 0/1 action masks of the acting seats, one row per game (into ``out``)."""
@@ -162,25 +178,29 @@ class VectorGames:
         if given.ndim != 1 or not np.issubdtype(given.dtype, np.integer):
             raise IllegalIndex(f"actions must be {n} integer indices, got {actions!r}")
         chosen: list[int] = given.tolist()
-        legal = self.legal
+        legal, handed = self.legal, self._handed
+        picked: list[Action] = []
         for row in range(n):
-            if chosen[row] not in legal[row]:
-                raise IllegalIndex(f"game {row}: action index {chosen[row]!r} is not legal now")
+            try:
+                picked.append(handed[row][legal[row].index(chosen[row])])
+            except ValueError:
+                raise IllegalIndex(
+                    f"game {row}: action index {chosen[row]!r} is not legal now"
+                ) from None
         game = self.game
-        apply, legal_actions, indices = game.apply, game.legal_actions, self._indices
-        table = self.space.actions
+        apply, legal_actions, indices = self._apply, game.legal_actions, self._indices
         states, seats = self.states, self._seats
         acted = np.array(seats, dtype=np.int64)
         rewards = np.zeros((n, self.players), dtype=np.float32)
         done = np.zeros(n, dtype=np.bool_)
         index_of = self._index_of
-        for row, (state, seat, index) in enumerate(zip(states, seats, chosen, strict=True)):
-            state = apply(state, seat, table[index])
+        for row, (state, seat, action) in enumerate(zip(states, seats, picked, strict=True)):
+            state = apply(state, seat, action, handed[row])
             active = state.active
             if active:
                 states[row] = state
                 seat = seats[row] = min(active)
-                now = legal_actions(state, seat)
+                now = handed[row] = legal_actions(state, seat)
                 known = index_of.get(id(now))
                 legal[row] = known[1] if known is not None and known[0] is now else indices(now)
             else:

@@ -71,6 +71,23 @@ def test_every_step_equals_the_plain_engine_for_the_same_seeds_and_actions(
         assert tuple(np.flatnonzero(masks[row])) == tuple(sorted(vec.legal[row]))
 
 
+def test_records_rows_are_stepped_without_checking_again_what_the_step_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Records offers ``apply_handed``: the vector steps through it, never through the checked
+    ``apply`` (whose checks would be done twice); the same games come out (test above)."""
+    vec = VectorGames("records", 2, 4, seed=5)
+
+    def checked(*_: object) -> None:
+        raise AssertionError("the vector used the checked apply")
+
+    monkeypatch.setattr(vec.game, "apply", checked)
+    rng = np.random.default_rng(2)
+    for _ in range(200):
+        vec.step(vec.random_actions(rng))
+    assert vec.steps == 800
+
+
 def plain_returns(game: str, state: object) -> tuple[float, ...]:
     return tuple(load(game).returns(state))
 

@@ -243,27 +243,32 @@ def end_round(ed: Edition, s: Draft) -> Draft:
 
 def weekend_next(ed: Edition, s: Draft) -> Draft:
     """The next public goal someone can claim is put to its claimants; the others go."""
+    discarded: list[ev.Event] = []  # joined to the log once (each join copies the log)
+    boards = s.boards
     while s.goal_slot < len(s.public):
         goal = s.public[s.goal_slot]
         if goal != NONE:
             eligible = frozenset(
-                seat for seat in range(s.players) if bd.can_claim(ed, s.boards[seat], goal)
+                seat for seat, board in enumerate(boards) if bd.can_claim(ed, board, goal)
             )
             if eligible:
+                if discarded:
+                    s.log = s.log + tuple(discarded)
                 s.phase = CLAIM
                 s.active = eligible
                 return s
             s.public = _set(s.public, s.goal_slot, NONE)
-            s.log = (
-                *s.log,
+            discarded.append(
                 {
                     "type": "goal_discarded",
                     "goal": ed.goals[goal].id,
                     "slot": s.goal_slot,
                     "why": "unclaimed",
-                },
+                }
             )
         s.goal_slot += 1
+    if discarded:
+        s.log = s.log + tuple(discarded)
     eligible = frozenset(
         seat
         for seat in range(s.players)

@@ -175,7 +175,22 @@ class RecordsGame:
             raise IllegalAction(
                 f"records: action {action!r} is not legal for seat {seat} in phase {state.phase}"
             )
-        # The step itself, on a draft of the state, frozen into the next state on every return.
+        return self._step(ed, state, seat, action, legal)
+
+    def apply_handed(
+        self, state: State, seat: Seat, action: Action, legal: tuple[Action, ...]
+    ) -> State:
+        """``apply`` of one of ``legal``, what ``legal_actions(state, seat)`` handed out, without
+        checking it again (see :class:`~recordroom.engine.game.Game`)."""
+        rules = _RULES.get((state.edition, state.players))
+        ed = (rules or _rules_for(state.edition, state.players))[0]
+        return self._step(ed, state, seat, action, legal)
+
+    def _step(
+        self, ed: Edition, state: State, seat: int, action: Action, legal: tuple[Action, ...]
+    ) -> State:
+        """The step itself, on a draft of the state, frozen into the next state on every return."""
+        kind = action["type"]
         s = state.thaw()
         phase = s.phase
         if phase in CHOICE_PHASES:
