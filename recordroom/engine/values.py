@@ -13,7 +13,8 @@ once to such a class, derives from the same fields the ways of making a new valu
 - ``cls._make(values)``: a value from its fields' values in order, without ``__init__``'s cost
   (a frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``).
 
-So a new field is one line in the class; nothing else lists the fields.
+So a new field is one line in the class; nothing else lists the fields. :func:`replaced` is the
+tuple counterpart of a field change: the tuple with one item changed.
 """
 
 from __future__ import annotations
@@ -76,3 +77,11 @@ def with_draft(cls: type[T]) -> type[T]:
     cls._replace = replace  # type: ignore[attr-defined]
     cls._make = staticmethod(make)  # type: ignore[attr-defined]
     return cls
+
+
+def replaced(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
+    """``items`` with item ``i`` now ``value`` (through a list: about twice as fast, on the rules'
+    short tuples, as unpacking the slices around it into a new tuple)."""
+    changed = list(items)
+    changed[i] = value
+    return tuple(changed)

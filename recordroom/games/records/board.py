@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from recordroom.engine.values import with_draft
+from recordroom.engine.values import replaced, with_draft
 from recordroom.games.records import memo
 from recordroom.games.records.edition import ROLES, Edition
 from recordroom.games.records.kinds import HARMONY_OF, NO_BONUS, Bonus
@@ -170,10 +170,10 @@ def place_crew(
 ) -> tuple[Board, Bonuses]:
     """The crew card placed in ``slot`` (spending multiplier box ``multiplier``, or -1)."""
     d = board.thaw()
-    d.crew = (*board.crew[:slot], card_index, *board.crew[slot + 1 :])
+    d.crew = replaced(board.crew, slot, card_index)
     if multiplier >= 0:
         value = edition.multipliers[multiplier]
-        d.crew_mult = (*board.crew_mult[:slot], value, *board.crew_mult[slot + 1 :])
+        d.crew_mult = replaced(board.crew_mult, slot, value)
         d.mult_spent = board.mult_spent | 1 << multiplier
     b: Board = d.freeze()
     earned = list(_bonus(edition.crew_slots[slot].bonus))

@@ -11,6 +11,7 @@ see (``shown``) as they were until every marking seat is done, then shows them a
 from __future__ import annotations
 
 from recordroom.engine.rng import seed_state, shuffled
+from recordroom.engine.values import replaced
 from recordroom.games.records import board as bd
 from recordroom.games.records import events as ev
 from recordroom.games.records.edition import Edition
@@ -24,12 +25,10 @@ LEAD_SINGER, KEEP, PICK, MARK, CLAIM, PRIVATE, TURN, THIRD, GOAL, OVER = Phase
 M_NONE, M_ROUND, M_PUBLIC, M_PRIVATE, M_SOLO, M_SOLO_GOAL = Marking
 
 
-def _set(seq: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
-    return (*seq[:i], value, *seq[i + 1 :])
-
-
-def _set_any(seq: tuple[object, ...], i: int, value: object) -> tuple[object, ...]:
-    return (*seq[:i], value, *seq[i + 1 :])
+def _without(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """The hand less the card (a hand holds each card once)."""
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
 
 
 def _cleared(state: Draft) -> tuple[int, ...]:
@@ -177,7 +176,7 @@ def resolve_picks(ed: Edition, s: Draft) -> Draft:
     """All picks are in: they are revealed, leave the hands, and every player marks."""
     s.played = s.pending
     s.revealed = s.pending
-    s.hands = tuple(tuple(c for c in h if c != p) for h, p in zip(s.hands, s.pending, strict=True))
+    s.hands = tuple(_without(h, p) for h, p in zip(s.hands, s.pending, strict=True))
     s.discards = tuple((*d, p) for d, p in zip(s.discards, s.pending, strict=True))
     cards = ed.cards
     s.log = s.log + tuple(
@@ -257,7 +256,7 @@ def weekend_next(ed: Edition, s: Draft) -> Draft:
                 s.phase = CLAIM
                 s.active = eligible
                 return s
-            s.public = _set(s.public, s.goal_slot, NONE)
+            s.public = replaced(s.public, s.goal_slot, NONE)
             discarded.append(
                 {
                     "type": "goal_discarded",
@@ -294,8 +293,8 @@ def _claim(
     board, queue, causes = ev.resolve(ed, board, seat, earned, (f"goal:{g.id}",) * len(earned), out)
     s.log = s.log + tuple(out)
     boards[seat] = board
-    s.queues = tuple(_set_any(s.queues, seat, queue))  # type: ignore[arg-type]
-    s.causes = tuple(_set_any(s.causes, seat, causes))  # type: ignore[arg-type]
+    s.queues = replaced(s.queues, seat, queue)
+    s.causes = replaced(s.causes, seat, causes)
     if len(board.goals) >= ed.goal_boxes:
         _add_trigger(s, "goals", [seat])
     return bool(queue)
@@ -308,7 +307,7 @@ def resolve_claims(ed: Edition, s: Draft) -> Draft:
     boards = list(s.boards)
     marking = [seat for seat in range(s.players) if s.pending[seat] == 1]
     if marking:
-        s.public = _set(s.public, s.goal_slot, NONE)
+        s.public = replaced(s.public, s.goal_slot, NONE)
     marking = [seat for seat in marking if _claim(ed, s, seat, goal, boards)]
     s.boards = tuple(boards)
     s.shown = s.boards

@@ -28,6 +28,7 @@ from recordroom.engine.errors import (
     NotYourTurn,
 )
 from recordroom.engine.game import Action, GameInfo, JSONDict, Seat
+from recordroom.engine.values import replaced
 from recordroom.games.records import board as bd
 from recordroom.games.records import choices, flow, memo, results
 from recordroom.games.records import events as ev
@@ -194,7 +195,7 @@ class RecordsGame:
         s = state.thaw()
         phase = s.phase
         if phase in CHOICE_PHASES:
-            s.pending = flow._set(s.pending, seat, choices.encode(ed, action))
+            s.pending = replaced(s.pending, seat, choices.encode(ed, action))
             s.active = s.active - {seat}
             if s.active:
                 return s.freeze()
@@ -351,14 +352,14 @@ class RecordsGame:
                 f"in phase {state.phase}"
             )
         ed = for_players(load_edition(state.edition), state.players)
-        return state._replace(pending=flow._set(state.pending, seat, choices.encode(ed, action)))
+        return state._replace(pending=replaced(state.pending, seat, choices.encode(ed, action)))
 
     def _setting(self, ed: Edition, state: State, seat: int, pass_unmet: bool) -> State:
         """A seat's own setting; turned on while it is asked about an unmeetable private goal,
         that goal is passed at once."""
         s = state.thaw()
         value = (s.settings[seat] & ~1) | int(pass_unmet)
-        s.settings = (*s.settings[:seat], value, *s.settings[seat + 1 :])
+        s.settings = replaced(s.settings, seat, value)
         passed = s.phase == PRIVATE and seat in s.active and flow.auto_passes(ed, s)
         if passed and not s.active:
             return flow.resolve_private(ed, s).freeze()
@@ -376,19 +377,19 @@ class RecordsGame:
             )
         else:
             card = s.played[seat]
-            s.played = flow._set(s.played, seat, NONE)
+            s.played = replaced(s.played, seat, NONE)
             board, earned, event, new_causes = ev.marked(ed, board, seat, card, action)
             out.append(event)
             queue = queue + earned
             causes = causes + new_causes
         if queue:
             board, queue, causes = ev.resolve(ed, board, seat, queue, causes, out)
-        s.boards = (*s.boards[:seat], board, *s.boards[seat + 1 :])
+        s.boards = replaced(s.boards, seat, board)
         if queue is not s.queues[seat]:  # (a mark that earns nothing leaves both as they were)
-            s.queues = (*s.queues[:seat], queue, *s.queues[seat + 1 :])
+            s.queues = replaced(s.queues, seat, queue)
         if causes is not s.causes[seat]:
-            s.causes = (*s.causes[:seat], causes, *s.causes[seat + 1 :])
-        s.hidden = (*s.hidden[:seat], s.hidden[seat] + tuple(out), *s.hidden[seat + 1 :])
+            s.causes = replaced(s.causes, seat, causes)
+        s.hidden = replaced(s.hidden, seat, s.hidden[seat] + tuple(out))
         if queue or s.marking_for in UNDOABLE:
             return s  # a bonus waits for its box, or the seat says when it is done
         s.active = s.active - {seat}
@@ -428,12 +429,12 @@ def _can_undo(s: State | Draft, seat: int) -> bool:
 
 def _undo(s: Draft, seat: int) -> Draft:
     """The seat's marks of this step are taken back: its board as shown, its card in hand again."""
-    s.boards = (*s.boards[:seat], s.shown[seat], *s.boards[seat + 1 :])
-    s.played = flow._set(s.played, seat, s.revealed[seat])
-    s.queues = (*s.queues[:seat], (), *s.queues[seat + 1 :])
-    s.causes = (*s.causes[:seat], (), *s.causes[seat + 1 :])
-    s.hidden = (*s.hidden[:seat], (), *s.hidden[seat + 1 :])
-    s.undos = flow._set(s.undos, seat, s.undos[seat] + 1)
+    s.boards = replaced(s.boards, seat, s.shown[seat])
+    s.played = replaced(s.played, seat, s.revealed[seat])
+    s.queues = replaced(s.queues, seat, ())
+    s.causes = replaced(s.causes, seat, ())
+    s.hidden = replaced(s.hidden, seat, ())
+    s.undos = replaced(s.undos, seat, s.undos[seat] + 1)
     s.chose &= ~(1 << seat)
     return s
 
