@@ -182,7 +182,7 @@ class RecordsGame:
         self, state: State, seat: Seat, action: Action, legal: tuple[Action, ...]
     ) -> State:
         """``apply`` of one of ``legal``, what ``legal_actions(state, seat)`` handed out, without
-        checking it again (see :class:`~recordroom.engine.game.Game`)."""
+        checking it again (see :class:`~recordroom.engine.game.AppliesHanded`)."""
         rules = _RULES.get((state.edition, state.players))
         ed = (rules or _rules_for(state.edition, state.players))[0]
         return self._step(ed, state, seat, action, legal)
