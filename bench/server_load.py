@@ -272,19 +272,16 @@ class Room:
         RECEIVED["bytes"] += len(text)
         head = STATE_HEAD.match(text)
         if head is not None:
-            RECEIVED["state"] += 1
+            kind, version, status = "state", int(head[1]), head[2]
+        else:  # another message, or a state message of another layout: read whole
+            message = orjson.loads(text)
+            kind = str(message.get("type"))
+            version, status = int(message.get("version", -1)), message.get("status")
+        RECEIVED[kind] += 1
+        if kind == "state":
             self.texts[i] = text
-            self.versions[i] = int(head[1])
-            self.over = self.over or head[2] == "over"
-            self.changed.set()
-            return
-        message = orjson.loads(text)
-        kind = message.get("type")
-        RECEIVED[str(kind)] += 1
-        if kind == "state":  # a state message of another layout: read whole
-            self.texts[i] = text
-            self.versions[i] = int(message.get("version", -1))
-            self.over = self.over or message.get("status") == "over"
+            self.versions[i] = version
+            self.over = self.over or status == "over"
             self.changed.set()
         elif kind == "error":
             self.refusals += 1

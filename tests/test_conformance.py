@@ -86,6 +86,7 @@ class Playout:
         self.pending: set[int] = set()
         # The public events of the last step checked (each step's must start with these).
         self.public_events: list[Any] = []
+        self.applies_handed = isinstance(game, AppliesHanded)
 
     def remember(self, actions: tuple[dict[str, Any], ...]) -> None:
         for action in actions:
@@ -119,7 +120,7 @@ class Playout:
                 action = actions[self.rng.randrange(len(actions))]
             before = state.active
             after = game.apply(state, seat, action)
-            if isinstance(game, AppliesHanded):
+            if self.applies_handed:
                 # The unchecked path of a handed-out action reaches the very same state.
                 handed = game.apply_handed(state, seat, action, actions)
                 assert handed == after, "apply_handed differs from apply"
