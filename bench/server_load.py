@@ -63,6 +63,8 @@ STATS: collections.Counter[str] = collections.Counter()
 GAME = "disc-cover"
 RECEIVED: collections.Counter[str] = collections.Counter()
 """Messages and bytes the load generator received, by kind."""
+ENDED: collections.Counter[str] = collections.Counter()
+"""Games the load generator saw end (and started again), counted once per room."""
 
 
 # -- the bare server ------------------------------------------------------------------------
@@ -364,6 +366,7 @@ class Target:
 
     async def again(self, room: Room) -> None:
         """A finished game: the same players in a new room."""
+        ENDED["games"] += 1
         api = self.api(room.number)
         answer = await api.post(
             f"/api/rooms/{room.code}/again",
@@ -478,8 +481,9 @@ def report(
     messages = sum(v for k, v in RECEIVED.items() if k != "bytes")
     figures["messages_per_event"] = messages / events if events else float("nan")
     figures["bytes_per_message"] = RECEIVED["bytes"] / messages if messages else float("nan")
-    games = RECEIVED["again"]
+    games = ENDED["games"]
     RECEIVED.clear()
+    ENDED.clear()
     print(
         f"{name:<34} {figures['events_per_s']:8.0f} ev/s   p50 {figures['p50_ms']:6.1f} ms"
         f"   p99 {figures['p99_ms']:6.1f} ms   server CPU {figures['cpu_ms_per_event']:.3f} ms/ev"
@@ -499,6 +503,7 @@ async def run_one(
     rooms = [await target.new_room(i) for i in range(args.rooms)]
     cpu, own = server.cpu(), time.process_time()
     RECEIVED.clear()
+    ENDED.clear()
     with no_collector_pauses():
         lat = await closed_loop(target, rooms, args.seconds)
     results["closed"] = report(
@@ -513,6 +518,7 @@ async def run_one(
         every = rooms + more
         cpu, own = server.cpu(), time.process_time()
         RECEIVED.clear()
+        ENDED.clear()
         with no_collector_pauses():
             lat = await open_loop(target, every[: args.open_rooms], args.seconds, args.every)
         results["open"] = report(
