@@ -179,13 +179,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return error_response(ErrorCode.REQUEST_INVALID, message, 422, lang_of(request))
         return await http_exception_handler(request, error)
 
+    # The room socket first: every phone's (re)connection is matched against the routes before
+    # it, while an HTTP request passes a WebSocket route at the cost of one type check.
     for router in (
+        socket_router,
         rooms.router,
         seats.router,
         music.router,
         media.router,
         games_routes.router,
-        socket_router,
     ):
         app.include_router(router)
     if WEB_DIR.is_dir():

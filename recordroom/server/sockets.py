@@ -209,9 +209,14 @@ class RawSend:
         await self.app(scope, receive, send)
 
 
-@router.websocket("/ws/{code}")
-async def room_socket(websocket: WebSocket, code: str, token: str | None = None) -> None:
-    """One client of a room: state messages out, actions in (see docs/protocol.md)."""
+async def room_socket(websocket: WebSocket) -> None:
+    """One client of a room: state messages out, actions in (see docs/protocol.md).
+
+    A plain Starlette route: its two parameters (the code in the path, ``?token=``) are read
+    here, without the dependency solving of a FastAPI route on every connection.
+    """
+    code: str = websocket.path_params["code"]
+    token = websocket.query_params.get("token")
     await websocket.accept()
     hub: Hub = websocket.app.state.hub
     services: Services = websocket.app.state.services
@@ -251,6 +256,8 @@ async def room_socket(websocket: WebSocket, code: str, token: str | None = None)
         with suppress(Exception):
             await pump
 
+
+router.add_websocket_route("/ws/{code}", room_socket)
 
 _TOO_DEEP = object()
 
