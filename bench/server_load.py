@@ -3,7 +3,7 @@
 Usage::
 
     python bench/server_load.py [--rooms 100] [--seconds 15] [--open-rooms 400 --every 2.0]
-                                [--workers 2]
+                                [--workers 2] [--connections N]
 
 It starts, one after the other, two servers on 127.0.0.1:
 
@@ -29,6 +29,10 @@ its Redis; the closed loop's events/s are then compared with the one SQLite proc
 For each it prints events/s, the p50/p99 latency from sending an action to every socket of the
 room holding the new version, the server's CPU time per event (from /proc) and the load
 generator's own CPU time per event (on a machine of few cores, it competes with the server).
+
+With ``--connections N``, neither scenario runs: each server gets N sockets opened one after the
+other on one room (a spectator, on the real server), each closed once it has its first message,
+and the server's CPU per connection is printed (every finished game costs six of them).
 """
 
 from __future__ import annotations
@@ -496,6 +500,34 @@ def report(
     return figures
 
 
+async def connections(target: Target, server: Process, count: int) -> dict[str, float]:
+    """``count`` sockets opened one after the other on one room, each closed once it has its
+    first message (a spectator of the real server): the server's CPU per connection."""
+    if target.bare:
+        code = (await target.api(0).post("/rooms")).json()["code"]
+    else:
+        code = (await target.api(0).post("/api/rooms", json={"game": GAME})).json()["code"]
+    cpu = server.cpu()
+    start = time.perf_counter()
+    for i in range(count):
+        async with connect(
+            f"ws://127.0.0.1:{target.port}/ws/{code}",
+            local_addr=(source(i % 1000), 0),  # the per-address limits apply per connection
+            compression=None,
+        ) as ws:
+            await ws.recv()
+    await asyncio.sleep(0.5)  # the closes
+    used, seconds = server.cpu() - cpu, time.perf_counter() - start
+    await target.close()
+    label = "bare" if target.bare else "real"
+    print(
+        f"{label} connections: {count} opened and closed in {seconds:.1f} s, "
+        f"server CPU {1000 * used / count:.3f} ms each",
+        flush=True,
+    )
+    return {"cpu_ms_per_connection": 1000 * used / count}
+
+
 async def run_one(
     label: str, server: Process, target: Target, args: argparse.Namespace
 ) -> dict[str, dict[str, float]]:
@@ -548,6 +580,13 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--only", choices=["real", "bare"], help="run one server only")
     parser.add_argument(
+        "--connections",
+        type=int,
+        default=0,
+        help="instead of the scenarios: open and close N sockets one after the other on one "
+        "room and print each server's CPU per connection",
+    )
+    parser.add_argument(
         "--workers",
         type=int,
         default=0,
@@ -595,6 +634,13 @@ def main() -> int:
                 try:
                     target = Target(port, bare=label == "bare")
                     name = label if redis is None else f"{args.workers} workers on Redis"
+                    if args.connections:
+                        results[label] = {
+                            "connections": asyncio.run(
+                                connections(target, server, args.connections)
+                            )
+                        }
+                        continue
                     results[label] = asyncio.run(run_one(name, server, target, args))
                 finally:
                     server.stop()
@@ -611,6 +657,11 @@ def main() -> int:
             f"closed loop: {args.workers} workers on Redis do {ratio:.2f} x the events/s of one "
             "SQLite process"
         )
+    if args.connections and "bare" in results and "real" in results:
+        bare = results["bare"]["connections"]["cpu_ms_per_connection"]
+        real = results["real"]["connections"]["cpu_ms_per_connection"]
+        print(f"connections: server CPU per connection, real / bare = {real / bare:.2f}")
+        return 0
     if "bare" in results and "real" in results:
         ratio = (
             results["real"]["closed"]["events_per_s"] / results["bare"]["closed"]["events_per_s"]
