@@ -113,6 +113,9 @@ class Playout:
             seats = sorted(state.active)
             seat = seats[self.rng.randrange(len(seats))]
             actions = game.legal_actions(state, seat)
+            if self.applies_handed:
+                # What the unremembered path hands out is what legal_actions does.
+                assert game.legal_handed(state, seat) == actions, "legal_handed differs"
             action = actions[self.rng.randrange(len(actions))]
             if action.get("type") == "undo" and self.rng.random() < 0.75:
                 # A uniform random player undoes so often that games double in length: undo is

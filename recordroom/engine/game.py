@@ -45,10 +45,14 @@ matching :class:`Editions`, :class:`Listening` and :class:`RefreshingAgents`. On
 whoever steps many games and already knows each action is legal (:mod:`recordroom.rl.vector`)::
 
     game.apply_handed(state, seat, action, legal)   # apply, without checking the action again
+    game.legal_handed(state, seat)                  # legal_actions, not remembered for apply
 
-where ``legal`` is what ``legal_actions(state, seat)`` returned and ``action`` one of its very
-objects, for a seat in ``state.active``; it returns what ``apply`` would, and anything else is
-the caller's error, not checked. A game that offers it matches :class:`AppliesHanded`. What the
+where ``legal`` is what ``legal_actions(state, seat)`` (or ``legal_handed``) returned and
+``action`` one of its very objects, for a seat in ``state.active``; it returns what ``apply``
+would, and anything else is the caller's error, not checked. ``legal_handed`` returns what
+``legal_actions`` would, without keeping it for a later ``apply`` (which a caller that applies
+through ``apply_handed``, and asks once per state, never needs). A game that offers both matches
+:class:`AppliesHanded`. What the
 server needs as plain facts (the pages, the songs of a game, the option naming its sleeves) lives in
 :class:`GameInfo`.
 """
@@ -224,6 +228,10 @@ class AppliesHanded(Protocol):
     ) -> Any:
         """``apply(state, seat, action)`` for ``action``, one of the objects of ``legal``, what
         ``legal_actions(state, seat)`` returned for an active ``seat``; nothing is checked."""
+        ...
+
+    def legal_handed(self, state: Any, seat: Seat) -> tuple[Action, ...]:
+        """``legal_actions(state, seat)``, without remembering them for a later ``apply``."""
         ...
 
 

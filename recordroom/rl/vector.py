@@ -9,7 +9,9 @@ act.
 What each step computes, per game: the chosen action applied (the very action object the game
 handed out, through ``game.apply_handed`` where the game offers it, so that the engine does not
 check again what the step has just checked; else ``game.apply``), the acting seat of the new
-state (the lowest active seat), its legal actions (``game.legal_actions``) turned into indices of
+state (the lowest active seat), its legal actions (``game.legal_handed`` where the game offers
+it, which does not keep them for a checked ``apply`` that never comes; else
+``game.legal_actions``) turned into indices of
 the fixed action space (a tuple, through a dict keyed by the identity of the engine's shared action
 objects; a game that hands out the same legal actions object again, as Records does for the same
 hand or the same board, finds its indices remembered by that object's identity), and, when the
@@ -68,6 +70,12 @@ class VectorGames:
             else lambda state, seat, action, _legal: self.game.apply(state, seat, action)
         )
         """``apply`` of an action the game handed out (unchecked where the game offers it)."""
+        self._legal: Callable[[Any, int], tuple[Action, ...]] = (
+            self.game.legal_handed
+            if isinstance(self.game, AppliesHanded)
+            else self.game.legal_actions
+        )
+        """``legal_actions``, not remembered for a later checked ``apply`` where the game can."""
         self.players = players
         self.n = n
         self.options = dict(options or {})
@@ -121,7 +129,7 @@ class VectorGames:
         self._next_seed += 1
         seat = min(state.active)
         self._seats[row] = seat
-        handed = self._handed[row] = self.game.legal_actions(state, seat)
+        handed = self._handed[row] = self._legal(state, seat)
         self.legal[row] = self._indices(handed)
 
     def masks(self, out: npt.NDArray[np.int8] | None = None) -> npt.NDArray[np.int8]:
@@ -188,7 +196,7 @@ class VectorGames:
                     f"game {row}: action index {chosen[row]!r} is not legal now"
                 ) from None
         game = self.game
-        apply, legal_actions, indices = self._apply, game.legal_actions, self._indices
+        apply, legal_actions, indices = self._apply, self._legal, self._indices
         states, seats = self.states, self._seats
         acted = np.array(seats, dtype=np.int64)
         rewards = np.zeros((n, self.players), dtype=np.float32)

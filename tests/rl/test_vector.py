@@ -88,6 +88,25 @@ def test_records_rows_are_stepped_without_checking_again_what_the_step_checked(
     assert vec.steps == 800
 
 
+def test_records_rows_ask_their_legal_actions_without_a_memo_nobody_reads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each new state's legal actions are asked once, and applied through ``apply_handed``:
+    the vector asks through ``legal_handed``, which makes no record for a checked ``apply``."""
+    from recordroom.games.records import memo
+
+    vec = VectorGames("records", 2, 4, seed=6)
+
+    def remembered(*_: object) -> None:
+        raise AssertionError("the vector made a record of a state's legal actions")
+
+    monkeypatch.setattr(memo, "record", remembered)
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        vec.step(vec.random_actions(rng))
+    assert vec.steps == 800 and vec.finished_games >= 1
+
+
 def plain_returns(game: str, state: object) -> tuple[float, ...]:
     return tuple(load(game).returns(state))
 

@@ -187,6 +187,12 @@ class RecordsGame:
         ed = (rules or _rules_for(state.edition, state.players))[0]
         return self._step(ed, state, seat, action, legal)
 
+    def legal_handed(self, state: State, seat: Seat) -> tuple[Action, ...]:
+        """``legal_actions`` without the memo of the state's record (see
+        :class:`~recordroom.engine.game.AppliesHanded`): for a caller that asks once per state
+        and applies through :meth:`apply_handed`, the record would be made only to be dropped."""
+        return self._legal(state, seat) if seat in state.active else ()
+
     def _step(
         self, ed: Edition, state: State, seat: int, action: Action, legal: tuple[Action, ...]
     ) -> State:
