@@ -52,9 +52,8 @@ where ``legal`` is what ``legal_actions(state, seat)`` (or ``legal_handed``) ret
 would, and anything else is the caller's error, not checked. ``legal_handed`` returns what
 ``legal_actions`` would, without keeping it for a later ``apply`` (which a caller that applies
 through ``apply_handed``, and asks once per state, never needs). A game that offers both matches
-:class:`AppliesHanded`. What the
-server needs as plain facts (the pages, the songs of a game, the option naming its sleeves) lives in
-:class:`GameInfo`.
+:class:`AppliesHanded`. What the server needs as plain facts (the pages, the songs of a game,
+the option naming its sleeves) lives in :class:`GameInfo`.
 """
 
 from __future__ import annotations
@@ -221,7 +220,8 @@ class Listening(Protocol):
 
 @runtime_checkable
 class AppliesHanded(Protocol):
-    """A game whose ``apply`` can skip checking an action it handed out itself (optional)."""
+    """A game whose ``apply`` can skip checking an action it handed out itself, and whose legal
+    actions can be asked without being kept for such a check (optional)."""
 
     def apply_handed(
         self, state: Any, seat: Seat, action: Action, legal: tuple[Action, ...]
