@@ -90,11 +90,11 @@ class Board:
         return Board._make(values)
 
 
-_FIELDS = tuple((f.name, str(f.type).startswith("tuple")) for f in fields(Board))
+_FIELDS = tuple([(f.name, str(f.type).startswith("tuple")) for f in fields(Board)])
 """Each field's name and whether it holds a tuple (a list in JSON), in order."""
-_NAMES = tuple(name for name, _ in _FIELDS)
-_LISTS = tuple(i for i, (_, is_tuple) in enumerate(_FIELDS) if is_tuple)
-_NUMBERS = tuple(i for i, (_, is_tuple) in enumerate(_FIELDS) if not is_tuple)
+_NAMES = tuple([name for name, _ in _FIELDS])
+_LISTS = tuple([i for i, (_, is_tuple) in enumerate(_FIELDS) if is_tuple])
+_NUMBERS = tuple([i for i, (_, is_tuple) in enumerate(_FIELDS) if not is_tuple])
 
 
 def _json_of(board: Board) -> list[Any]:
@@ -154,7 +154,7 @@ def open_slots(edition: Edition, board: Board, role: int) -> tuple[int, ...]:
 
 def unused_multipliers(edition: Edition, board: Board) -> tuple[int, ...]:
     """Indices of earned multiplier boxes not yet spent."""
-    return tuple(i for i in range(board.mult_earned) if not board.mult_spent >> i & 1)
+    return tuple([i for i in range(board.mult_earned) if not board.mult_spent >> i & 1])
 
 
 def side_colours(edition: Edition, board: Board, slot: int) -> tuple[int, ...]:
@@ -193,9 +193,11 @@ def tick_agenda(edition: Edition, board: Board, box: int) -> tuple[Board, Bonuse
     b.agenda = board.agenda | 1 << box
     b = b.freeze()
     earned = tuple(
-        line.bonus
-        for line in edition.agenda_lines
-        if line.mask >> box & 1 and b.agenda & line.mask == line.mask and line.bonus != NO_BONUS
+        [
+            line.bonus
+            for line in edition.agenda_lines
+            if line.mask >> box & 1 and b.agenda & line.mask == line.mask and line.bonus != NO_BONUS
+        ]
     )
     return b, earned
 
@@ -210,7 +212,7 @@ def tick_asset(edition: Edition, board: Board, box: int) -> tuple[Board, Bonuses
         earned.append(edition.asset_bonuses[box - 1])
     if box < edition.asset_boxes - 1 and b.assets >> (box + 1) & 1:
         earned.append(edition.asset_bonuses[box])
-    return b, tuple(x for x in earned if x != NO_BONUS)
+    return b, tuple([x for x in earned if x != NO_BONUS])
 
 
 def tick_harmony(edition: Edition, board: Board, box: int) -> tuple[Board, Bonuses]:
@@ -263,16 +265,16 @@ def bonus_targets(edition: Edition, board: Board, code: int) -> tuple[int, ...]:
         r = edition.tour_steps[board.tour].restriction
         return (0,) if r < 0 or board.cash >> r & 1 else ()
     if code == CASH:
-        return tuple(i for i in range(len(edition.restrictions)) if not board.cash >> i & 1)
+        return tuple([i for i in range(len(edition.restrictions)) if not board.cash >> i & 1])
     if code == AGENDA:
-        return tuple(i for i in range(edition.agenda_boxes) if not board.agenda >> i & 1)
+        return tuple([i for i in range(edition.agenda_boxes) if not board.agenda >> i & 1])
     if code == ASSET:
-        return tuple(i for i in range(edition.asset_boxes) if not board.assets >> i & 1)
+        return tuple([i for i in range(edition.asset_boxes) if not board.assets >> i & 1])
     columns = edition.harmony_columns
     if code == HARMONY:
-        return tuple(i for i in range(edition.harmony_boxes) if not board.harmonies >> i & 1)
+        return tuple([i for i in range(edition.harmony_boxes) if not board.harmonies >> i & 1])
     first = (code - HARMONY_OF) * columns
-    return tuple(i for i in range(first, first + columns) if not board.harmonies >> i & 1)
+    return tuple([i for i in range(first, first + columns) if not board.harmonies >> i & 1])
 
 
 def gain(edition: Edition, board: Board, code: int, target: int) -> tuple[Board, Bonuses]:

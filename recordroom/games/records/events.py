@@ -53,9 +53,13 @@ def _at(ed: Edition, after: bd.Board, code: int, target: int) -> str:
 def agenda_causes(ed: Edition, after: bd.Board, box: int) -> Causes:
     """The causes of the bonuses ticking agenda ``box`` earned (one per completed line)."""
     return tuple(
-        f"agenda_line:{line.name}"
-        for line in ed.agenda_lines
-        if line.mask >> box & 1 and after.agenda & line.mask == line.mask and line.bonus != NO_BONUS
+        [
+            f"agenda_line:{line.name}"
+            for line in ed.agenda_lines
+            if line.mask >> box & 1
+            and after.agenda & line.mask == line.mask
+            and line.bonus != NO_BONUS
+        ]
     )
 
 

@@ -50,9 +50,11 @@ def auto_passes(ed: Edition, s: Draft) -> bool:
     """Seats that pass unmeetable private goals without asking leave ``active`` unasked (they
     pass: only a pending ``1`` claims); true if any did."""
     auto = frozenset(
-        seat
-        for seat in s.active
-        if s.settings[seat] & 1 and not bd.can_claim(ed, s.boards[seat], s.private[seat])
+        [
+            seat
+            for seat in s.active
+            if s.settings[seat] & 1 and not bd.can_claim(ed, s.boards[seat], s.private[seat])
+        ]
     )
     if not auto:
         return False
@@ -74,7 +76,7 @@ def new_game(ed: Edition, players: int, seed: int) -> State:
         dealt: tuple[tuple[int, ...], ...] = ((),)
     else:
         k = ed.private_goals_dealt
-        dealt = tuple(goals[i * k : (i + 1) * k] for i in range(players))
+        dealt = tuple([goals[i * k : (i + 1) * k] for i in range(players)])
         goals = goals[players * k :]
     empty: tuple[tuple[int, ...], ...] = ((),) * players
     nobody = (NONE,) * players
@@ -118,11 +120,13 @@ def new_game(ed: Edition, players: int, seed: int) -> State:
 
 def resolve_lead(ed: Edition, s: Draft) -> Draft:
     """Every lead singer colour is in: boards take them; then private goals (or the solo turn)."""
-    s.boards = tuple(_lead(b, c) for b, c in zip(s.boards, s.pending, strict=True))
+    s.boards = tuple([_lead(b, c) for b, c in zip(s.boards, s.pending, strict=True)])
     s.shown = s.boards
     s.log = s.log + tuple(
-        {"type": "lead_singer", "seat": seat, "colour": ed.colours[c]}
-        for seat, c in enumerate(s.pending)
+        [
+            {"type": "lead_singer", "seat": seat, "colour": ed.colours[c]}
+            for seat, c in enumerate(s.pending)
+        ]
     )
     s.pending = _cleared(s)
     if s.players == 1:
@@ -176,12 +180,14 @@ def resolve_picks(ed: Edition, s: Draft) -> Draft:
     """All picks are in: they are revealed, leave the hands, and every player marks."""
     s.played = s.pending
     s.revealed = s.pending
-    s.hands = tuple(_without(h, p) for h, p in zip(s.hands, s.pending, strict=True))
-    s.discards = tuple((*d, p) for d, p in zip(s.discards, s.pending, strict=True))
+    s.hands = tuple([_without(h, p) for h, p in zip(s.hands, s.pending, strict=True)])
+    s.discards = tuple([(*d, p) for d, p in zip(s.discards, s.pending, strict=True)])
     cards = ed.cards
     s.log = s.log + tuple(
-        {"type": "played", "seat": seat, "card": cards[c].id, "round": s.round}
-        for seat, c in enumerate(s.pending)
+        [
+            {"type": "played", "seat": seat, "card": cards[c].id, "round": s.round}
+            for seat, c in enumerate(s.pending)
+        ]
     )
     s.pending = _cleared(s)
     s.phase = MARK
@@ -195,7 +201,7 @@ def end_marking(ed: Edition, s: Draft) -> Draft:
     s.shown = s.boards
     s.played = _cleared(s)
     if any(s.hidden):
-        s.log = s.log + tuple(e for seat_events in s.hidden for e in seat_events)
+        s.log = s.log + tuple([e for seat_events in s.hidden for e in seat_events])
         s.hidden = ((),) * s.players
     if s.chose or any(s.undos):
         s.chose = 0
@@ -225,12 +231,12 @@ def end_round(ed: Edition, s: Draft) -> Draft:
     if s.round < ed.picks_per_week:
         n = s.players
         step = 1 if s.week % 2 == 1 else -1  # odd weeks pass clockwise, even weeks the other way
-        s.hands = tuple(s.hands[(seat - step) % n] for seat in range(n))
+        s.hands = tuple([s.hands[(seat - step) % n] for seat in range(n)])
         s.round += 1
         s.phase = PICK
         s.active = frozenset(range(n))
         return s
-    s.discards = tuple((*d, *h) for d, h in zip(s.discards, s.hands, strict=True))
+    s.discards = tuple([(*d, *h) for d, h in zip(s.discards, s.hands, strict=True)])
     s.hands = ((),) * s.players
     s.goal_slot = 0
     s.log = (*s.log, {"type": "weekend", "week": s.week})
@@ -248,7 +254,7 @@ def weekend_next(ed: Edition, s: Draft) -> Draft:
         goal = s.public[s.goal_slot]
         if goal != NONE:
             eligible = frozenset(
-                seat for seat, board in enumerate(boards) if bd.can_claim(ed, board, goal)
+                [seat for seat, board in enumerate(boards) if bd.can_claim(ed, board, goal)]
             )
             if eligible:
                 if discarded:
@@ -269,9 +275,11 @@ def weekend_next(ed: Edition, s: Draft) -> Draft:
     if discarded:
         s.log = s.log + tuple(discarded)
     eligible = frozenset(
-        seat
-        for seat in range(s.players)
-        if s.private[seat] != NONE and len(s.boards[seat].goals) < ed.goal_boxes
+        [
+            seat
+            for seat in range(s.players)
+            if s.private[seat] != NONE and len(s.boards[seat].goals) < ed.goal_boxes
+        ]
     )
     if not eligible:
         return end_weekend(ed, s)
@@ -327,12 +335,14 @@ def resolve_private(ed: Edition, s: Draft) -> Draft:
     ``claims`` shows a pass (0) for every seat that could be asked, passed unasked or not, so the
     table cannot tell an unmeetable goal from a goal kept for later."""
     s.claims = tuple(
-        1
-        if p == 1
-        else 0
-        if s.private[seat] != NONE and len(s.boards[seat].goals) < ed.goal_boxes
-        else NONE
-        for seat, p in enumerate(s.pending)
+        [
+            1
+            if p == 1
+            else 0
+            if s.private[seat] != NONE and len(s.boards[seat].goals) < ed.goal_boxes
+            else NONE
+            for seat, p in enumerate(s.pending)
+        ]
     )
     boards = list(s.boards)
     marking = []
@@ -427,14 +437,14 @@ def solo_playable(ed: Edition, hand: tuple[int, ...]) -> tuple[int, ...]:
     kinds = [ed.cards[c].kind for c in hand]
     if len(set(kinds)) != 2:
         return hand
-    return tuple(c for c, k in zip(hand, kinds, strict=True) if kinds.count(k) == 1)
+    return tuple([c for c, k in zip(hand, kinds, strict=True) if kinds.count(k) == 1])
 
 
 def solo_play(ed: Edition, s: Draft, card: int) -> Draft:
     """The solo player plays ``card``; the other drawn cards are discarded."""
     if not s.option:
         s.option = "A"
-    others = tuple(c for c in s.hands[0] if c != card)
+    others = tuple([c for c in s.hands[0] if c != card])
     s.log = (
         *s.log,
         {
@@ -478,7 +488,7 @@ def solo_goal_row(ed: Edition, s: Draft, claimed_slot: int) -> None:
                 "why": "solo_row",
             }
         )
-    rest = tuple(g for i, g in enumerate(s.public) if i not in (claimed_slot, last) and g != NONE)
+    rest = tuple([g for i, g in enumerate(s.public) if i not in (claimed_slot, last) and g != NONE])
     need = len(s.public) - len(rest)
     drawn, s.goal_deck = s.goal_deck[:need], s.goal_deck[need:]
     s.public = (NONE,) * (need - len(drawn)) + drawn + rest

@@ -332,16 +332,16 @@ class RecordsGame:
         if phase == LEAD_SINGER:
             return acts.lead
         if phase == KEEP:
-            return tuple(acts.keep[g] for g in s.dealt[seat])
+            return tuple([acts.keep[g] for g in s.dealt[seat]])
         if phase == TURN:
-            picks = tuple(acts.pick[c] for c in s.hands[0])
+            picks = tuple([acts.pick[c] for c in s.hands[0]])
             return (*picks, DRAW) if s.deck else picks
         if phase == THIRD:
-            return tuple(acts.pick[c] for c in flow.solo_playable(ed, s.hands[0]))
+            return tuple([acts.pick[c] for c in flow.solo_playable(ed, s.hands[0])])
         if phase == GOAL:
             board = s.boards[0]
             claims = tuple(
-                acts.claim[g] for g in s.public if g != NONE and bd.can_claim(ed, board, g)
+                [acts.claim[g] for g in s.public if g != NONE and bd.can_claim(ed, board, g)]
             )
             return (*claims, PASS)
         return ()
