@@ -389,3 +389,26 @@ def test_external_player_mode_opens_each_turn_when_the_host_says_the_song_plays(
     expect(table.get_by_role("button", name="The song is playing")).to_be_hidden()
     night.vote(0, 2, last=True)
     expect(table.locator("#banner")).to_contain_text("Stop the song now.")
+
+
+def test_a_phone_keeps_its_buttons_while_another_seat_votes(night: Players) -> None:
+    """Another seat's vote redraws every phone. A tap that began on a pick button must end on the
+    same element (else the browser calls it no click and the tap is lost), so the buttons of the
+    same cards are kept and only their state changes."""
+    night.open_room("cooperative")
+    night.join("Ann")
+    night.join("Bea")
+    night.join("Cem")
+    night.start()
+    ann, bea = night.phones[0], night.phones[1]
+    button = bea.locator(".pick[data-card='2']").element_handle()
+    assert button is not None
+    night.vote(0, 3)
+    # Bea's phone has drawn Ann's vote: Ann is no longer among those it waits for.
+    expect(bea.locator("#locked")).not_to_contain_text("Ann")
+    expect(ann.locator(".pick[data-card='3']")).to_have_attribute("aria-pressed", "true")
+    assert button.evaluate("b => b.isConnected"), "Bea's button 2 was replaced by a new element"
+    # The kept button still votes, for the card it shows.
+    button.tap()
+    expect(bea.locator("#locked")).to_contain_text("Locked in: Record 2")
+    expect(bea.locator(".pick[data-card='2']")).to_have_attribute("aria-pressed", "true")

@@ -342,7 +342,9 @@ function renderPicks(state) {
           mine: chosen ? t("dc.phone.pick_mine") : "",
         }),
         "data-card": card,
-        onclick: () => send({ type, card }),
+        "data-type": type,
+        // Read from the button when tapped: a button kept across states (below) holds the newest.
+        onclick: (event) => send({ type: event.currentTarget.dataset.type, card }),
       },
       sleeveImage(sleeve),
       el("span", { class: "number", "aria-hidden": "true" }, String(card)),
@@ -362,9 +364,33 @@ function renderPicks(state) {
         : null,
     );
   });
-  $("#picks").replaceChildren(...buttons);
+  keepButtons($("#picks"), buttons);
   $("#picks").classList.toggle("deciding", type === "choose");
   $("#picks").classList.toggle("has-choice", Boolean(shown) && view.phase !== "leader");
+}
+
+/**
+ * Puts ``fresh`` buttons in ``box``; when it already holds buttons for the same cards, each keeps
+ * its element and takes the fresh one's attributes and content. Another seat's vote redraws this
+ * phone: a tap that began on a button replaced meanwhile would end on another element, and the
+ * browser would never call it a click.
+ */
+function keepButtons(box, fresh) {
+  const old = [...box.children];
+  const same =
+    old.length === fresh.length && old.every((b, i) => b.dataset.card === fresh[i].dataset.card);
+  if (!same) {
+    box.replaceChildren(...fresh);
+    return;
+  }
+  old.forEach((button, i) => {
+    const next = fresh[i];
+    for (const { name } of [...button.attributes]) {
+      if (!next.hasAttribute(name)) button.removeAttribute(name);
+    }
+    for (const { name, value } of [...next.attributes]) button.setAttribute(name, value);
+    button.replaceChildren(...next.childNodes);
+  });
 }
 
 function renderLocked(state) {
