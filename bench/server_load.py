@@ -649,6 +649,12 @@ def main() -> int:
                     redis.stop()
     finally:
         shutil.rmtree(data, ignore_errors=True)
+    if args.connections:
+        if "bare" in results and "real" in results:
+            bare = results["bare"]["connections"]["cpu_ms_per_connection"]
+            real = results["real"]["connections"]["cpu_ms_per_connection"]
+            print(f"connections: server CPU per connection, real / bare = {real / bare:.2f}")
+        return 0
     if "real" in results and "workers" in results:
         ratio = (
             results["workers"]["closed"]["events_per_s"] / results["real"]["closed"]["events_per_s"]
@@ -657,11 +663,6 @@ def main() -> int:
             f"closed loop: {args.workers} workers on Redis do {ratio:.2f} x the events/s of one "
             "SQLite process"
         )
-    if args.connections and "bare" in results and "real" in results:
-        bare = results["bare"]["connections"]["cpu_ms_per_connection"]
-        real = results["real"]["connections"]["cpu_ms_per_connection"]
-        print(f"connections: server CPU per connection, real / bare = {real / bare:.2f}")
-        return 0
     if "bare" in results and "real" in results:
         ratio = (
             results["real"]["closed"]["events_per_s"] / results["bare"]["closed"]["events_per_s"]
