@@ -64,16 +64,15 @@ class VectorGames:
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
             raise ValueError(f"VectorGames needs at least one game, got n={n!r}")
         self.game: Game = load(game)
+        unchecked = isinstance(self.game, AppliesHanded)
         self._apply: Callable[[Any, int, Action, tuple[Action, ...]], Any] = (
             self.game.apply_handed
-            if isinstance(self.game, AppliesHanded)
+            if unchecked
             else lambda state, seat, action, _legal: self.game.apply(state, seat, action)
         )
         """``apply`` of an action the game handed out (unchecked where the game offers it)."""
         self._legal: Callable[[Any, int], tuple[Action, ...]] = (
-            self.game.legal_handed
-            if isinstance(self.game, AppliesHanded)
-            else self.game.legal_actions
+            self.game.legal_handed if unchecked else self.game.legal_actions
         )
         """``legal_actions``, not remembered for a later checked ``apply`` where the game can."""
         self.players = players
@@ -196,7 +195,7 @@ class VectorGames:
                     f"game {row}: action index {chosen[row]!r} is not legal now"
                 ) from None
         game = self.game
-        apply, legal_actions, indices = self._apply, self._legal, self._indices
+        apply, legal_now, indices = self._apply, self._legal, self._indices
         states, seats = self.states, self._seats
         acted = np.array(seats, dtype=np.int64)
         rewards = np.zeros((n, self.players), dtype=np.float32)
@@ -208,7 +207,7 @@ class VectorGames:
             if active:
                 states[row] = state
                 seat = seats[row] = min(active)
-                now = handed[row] = legal_actions(state, seat)
+                now = handed[row] = legal_now(state, seat)
                 known = index_of.get(id(now))
                 legal[row] = known[1] if known is not None and known[0] is now else indices(now)
             else:
