@@ -64,17 +64,16 @@ class VectorGames:
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
             raise ValueError(f"VectorGames needs at least one game, got n={n!r}")
         self.game: Game = load(game)
-        unchecked = isinstance(self.game, AppliesHanded)
-        self._apply: Callable[[Any, int, Action, tuple[Action, ...]], Any] = (
-            self.game.apply_handed
-            if unchecked
-            else lambda state, seat, action, _legal: self.game.apply(state, seat, action)
-        )
+        self._apply: Callable[[Any, int, Action, tuple[Action, ...]], Any]
         """``apply`` of an action the game handed out (unchecked where the game offers it)."""
-        self._legal: Callable[[Any, int], tuple[Action, ...]] = (
-            self.game.legal_handed if unchecked else self.game.legal_actions
-        )
+        self._legal: Callable[[Any, int], tuple[Action, ...]]
         """``legal_actions``, not remembered for a later checked ``apply`` where the game can."""
+        if isinstance(self.game, AppliesHanded):
+            self._apply, self._legal = self.game.apply_handed, self.game.legal_handed
+        else:
+            plain = self.game
+            self._apply = lambda state, seat, action, _legal: plain.apply(state, seat, action)
+            self._legal = plain.legal_actions
         self.players = players
         self.n = n
         self.options = dict(options or {})
