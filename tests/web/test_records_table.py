@@ -10,6 +10,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import orjson
 import pytest
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
@@ -472,6 +473,73 @@ def test_replay_wording_and_a_phone_that_never_scrolls_sideways(
     page.wait_for_selector(f'#tabs [data-tab="{busy}"].current')
     assert page.locator(".sheet [data-act]").count() > 0
     page.context.close()
+
+
+def test_a_phone_keeps_its_cards_and_boxes_while_another_seat_plays(
+    browser: Browser, server: Server
+) -> None:
+    """Every move of another seat redraws a phone. A tap that began on a card or a box must end
+    on the same element (else the browser calls it no click and the tap is lost), so the cards
+    of the hand and the boxes of the sheet are kept across states; a kept one still plays."""
+    started = time.monotonic()
+    table = context(browser, TABLE_800).new_page()
+    table.goto(f"{server.base}/records")
+    table.click("#open-room")
+    table.wait_for_selector("#lobby:not([hidden])")
+    code = table.inner_text("#lobby-code").strip()
+    ann, bo = context(browser, PHONE).new_page(), context(browser, PHONE).new_page()
+    sent: list[str] = []  # what Bo's phone sends on its room socket
+    bo.on("websocket", lambda socket: socket.on("framesent", lambda frame: sent.append(frame)))
+    join(ann, server, code, "Ann")
+    join(bo, server, code, "Bo")
+    table.wait_for_function("document.querySelectorAll('#seats li').length === 2")
+    table.click("#start")
+    while phase(ann) != "pick" or phase(bo) != "pick":  # the setup, no pick made yet
+        assert time.monotonic() - started < GAME_SECONDS, "the draft never began"
+        moved = False
+        for phone in (ann, bo):
+            if phase(phone) != "pick":
+                moved = tap_first_legal(phone) or moved
+        if not moved:
+            ann.wait_for_timeout(30)
+
+    # The draft: Bo's card stays the same element while Ann picks, and picks when tapped.
+    card = bo.locator(".hand [data-act=pick]").first
+    picked = card.get_attribute("data-card") or ""
+    handle = card.element_handle()
+    seen = version(bo)
+    ann.locator(".hand [data-act=pick]").first.click()
+    bo.wait_for_function(f"Number(document.body.dataset.version) > {seen}")
+    assert handle.evaluate("(n) => n.isConnected"), "Bo's card was replaced by a new element"
+    handle.click()
+    # Bo's pick ends the draft's round at once (Ann's is in), so it is seen on the socket.
+    bo.wait_for_function("document.body.dataset.phase === 'mark'")
+    picks = [orjson.loads(frame)["action"] for frame in sent if '"pick"' in frame]
+    assert picks == [{"type": "pick", "card": picked}], picks
+
+    # Marking: a box of Ann's sheet stays the same element while Bo marks and says done.
+    wait_phase(ann, "mark", [], started)
+    ann.wait_for_selector(".played")
+    box = ann.locator(".sheet [data-act]").first
+    key = box.get_attribute("data-act") or ""
+    handle = box.element_handle()
+    while bo.evaluate("document.body.dataset.toAct") == "1":
+        assert time.monotonic() - started < GAME_SECONDS, "Bo never finished marking"
+        seen, bo_seen = version(ann), version(bo)
+        if not tap_first_legal(bo, avoid=("undo",)):
+            bo.wait_for_timeout(50)
+            continue
+        if version(bo) > bo_seen:  # (not a question the page asked itself, as before a fail)
+            ann.wait_for_function(f"Number(document.body.dataset.version) > {seen}")
+    assert handle.evaluate("(n) => n.isConnected"), f"Ann's box {key} was replaced"
+    seen = version(ann)
+    handle.click()
+    if ann.locator('[data-act="confirm"]').count():
+        ann.locator('[data-act="confirm"]').click()
+    ann.wait_for_function(f"Number(document.body.dataset.version) > {seen}")
+    assert ann.locator(".played").count() == 0, "the kept box did not mark Ann's card"
+    for page in (table, ann, bo):
+        page.context.close()
 
 
 def test_a_discarded_goal_and_a_lost_bonus_are_told_in_the_log(

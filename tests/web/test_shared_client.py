@@ -416,3 +416,49 @@ def test_a_choice_refused_as_stale_is_sent_again_on_the_newer_state(
         until(phone, lambda: room_version(server, code) > before)  # the server took it
     finally:
         ctx.close()
+
+
+def test_morph_keeps_what_stands_for_the_same_thing_and_swaps_its_listeners(
+    browser: Browser, server: Server
+) -> None:
+    """``morph`` (web/common/client.js), what both phones draw their taps with: a button for the
+    same card stays the same element and answers with the new state's handler only; one for
+    another card is a new element; a folded list the player opened stays open; text changes."""
+    page = browser.new_page()
+    page.goto(f"{server.base}/records")
+    said = page.evaluate(
+        """async () => {
+          const { el, morph } = await import("/static/common/client.js");
+          const said = [];
+          const draw = (label, cards) => [
+            el("p", {}, label),
+            ...cards.map((card) =>
+              el("button", { "data-card": card, onclick: () => said.push(`${label}:${card}`) },
+                 String(card))),
+            el("details", {}, el("summary", {}, "more")),
+          ];
+          const box = el("div");
+          document.body.append(box);
+          morph(box, ...draw("first", [1, 2]));
+          const [one, two] = box.querySelectorAll("button");
+          box.querySelector("details").open = true;
+          morph(box, ...draw("second", [1, 2]));
+          const kept = box.querySelectorAll("button")[0] === one
+            && box.querySelectorAll("button")[1] === two;
+          one.click();
+          const open = box.querySelector("details").open;
+          const text = box.querySelector("p").textContent;
+          morph(box, ...draw("third", [1, 3]));
+          const replaced = box.querySelectorAll("button")[1] !== two;
+          box.querySelectorAll("button")[1].click();
+          return { kept, open, text, replaced, said };
+        }"""
+    )
+    assert said == {
+        "kept": True,
+        "open": True,
+        "text": "second",
+        "replaced": True,
+        "said": ["second:1", "third:3"],
+    }
+    page.close()

@@ -6,12 +6,23 @@ import { lang } from "/static/common/i18n.js";
 export const $ = (selector, root = document) => root.querySelector(selector);
 export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
 
+/** The listeners el() and listen() gave each element, so that morph() can swap them. */
+const listeners = new WeakMap();
+
+/** node.addEventListener, remembered for morph(). */
+export function listen(node, type, handler) {
+  node.addEventListener(type, handler);
+  const known = listeners.get(node);
+  if (known) known.push([type, handler]);
+  else listeners.set(node, [[type, handler]]);
+}
+
 /** Builds an element: el("button", {class: "x", onclick: f}, "text", child). */
 export function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attributes)) {
     if (value === null || value === undefined || value === false) continue;
-    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    if (key.startsWith("on")) listen(node, key.slice(2), value);
     else if (key === "class") node.className = value;
     else if (key === "style" && typeof value === "object") {
       for (const [name, v] of Object.entries(value)) {
@@ -24,6 +35,66 @@ export function el(tag, attributes = {}, ...children) {
     if (child !== null && child !== undefined && child !== false) node.append(child);
   }
   return node;
+}
+
+/**
+ * Puts ``children`` in ``box`` as ``box.replaceChildren`` would, but keeps each element already
+ * there that stands for the same thing as its fresh counterpart (same place, tag, id and
+ * ``data-act``, ``-card``, ``-key``, ``-tab``, ``-area``, ``-change``): it takes the fresh one's
+ * attributes, listeners and content. A phone is drawn again on every state, and another seat's
+ * move sends one: a tap that began on an element replaced meanwhile ends on another, which the
+ * browser calls no click, and the tap is lost. A folded list (``details``) the player opened
+ * stays open. Only for content built with el() and listen(), whose listeners are known.
+ */
+export function morph(box, ...children) {
+  const fresh = children
+    .flat()
+    .filter((c) => c !== null && c !== undefined && c !== false)
+    .map((c) => (c instanceof Node ? c : document.createTextNode(String(c))));
+  morphChildren(box, fresh);
+}
+
+const IDENTITY = ["act", "card", "key", "tab", "area", "change"];
+
+function sameThing(a, b) {
+  if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;
+  if (a.nodeType !== Node.ELEMENT_NODE) return true;
+  return a.id === b.id && IDENTITY.every((k) => a.dataset[k] === b.dataset[k]);
+}
+
+function morphChildren(parent, fresh) {
+  const old = [...parent.childNodes];
+  if (old.length !== fresh.length || !old.every((node, i) => sameThing(node, fresh[i]))) {
+    parent.replaceChildren(...fresh);
+    return;
+  }
+  for (const [i, node] of old.entries()) morphNode(node, fresh[i]);
+}
+
+function morphNode(node, next) {
+  if (node.nodeType !== Node.ELEMENT_NODE) {
+    if (node.nodeValue !== next.nodeValue) node.nodeValue = next.nodeValue;
+    return;
+  }
+  const keep = node.nodeName === "DETAILS" ? "open" : null; // the player's, not the state's
+  for (const { namespaceURI, localName } of [...node.attributes]) {
+    if (localName !== keep && !next.hasAttributeNS(namespaceURI, localName)) {
+      node.removeAttributeNS(namespaceURI, localName);
+    }
+  }
+  for (const { namespaceURI, localName, name, value } of [...next.attributes]) {
+    if (localName !== keep && node.getAttributeNS(namespaceURI, localName) !== value) {
+      node.setAttributeNS(namespaceURI, name, value);
+    }
+  }
+  if (node instanceof HTMLInputElement) {
+    node.checked = next.checked;
+    if (node.value !== next.value) node.value = next.value;
+  }
+  for (const [type, handler] of listeners.get(node) || []) node.removeEventListener(type, handler);
+  listeners.delete(node);
+  for (const [type, handler] of listeners.get(next) || []) listen(node, type, handler);
+  morphChildren(node, [...next.childNodes]);
 }
 
 export class ApiError extends Error {

@@ -1,7 +1,7 @@
 // The phone: a Selection Disk. Join a room with a name, then vote for the sleeve that fits the
 // song, secretly, changing your mind until the last vote is in.
 
-import { CLOSE } from "/static/common/client.js";
+import { CLOSE, morph } from "/static/common/client.js";
 import { andList, onLanguage, t } from "/static/common/i18n.js";
 import {
   bindJoinForm,
@@ -364,33 +364,10 @@ function renderPicks(state) {
         : null,
     );
   });
-  keepButtons($("#picks"), buttons);
+  // Kept across states (morph): another seat's vote must not replace a button being tapped.
+  morph($("#picks"), ...buttons);
   $("#picks").classList.toggle("deciding", type === "choose");
   $("#picks").classList.toggle("has-choice", Boolean(shown) && view.phase !== "leader");
-}
-
-/**
- * Puts ``fresh`` buttons in ``box``; when it already holds buttons for the same cards, each keeps
- * its element and takes the fresh one's attributes and content. Another seat's vote redraws this
- * phone: a tap that began on a button replaced meanwhile would end on another element, and the
- * browser would never call it a click.
- */
-function keepButtons(box, fresh) {
-  const old = [...box.children];
-  const same =
-    old.length === fresh.length && old.every((b, i) => b.dataset.card === fresh[i].dataset.card);
-  if (!same) {
-    box.replaceChildren(...fresh);
-    return;
-  }
-  old.forEach((button, i) => {
-    const next = fresh[i];
-    for (const { name } of [...button.attributes]) {
-      if (!next.hasAttribute(name)) button.removeAttribute(name);
-    }
-    for (const { name, value } of [...next.attributes]) button.setAttribute(name, value);
-    button.replaceChildren(...next.childNodes);
-  });
 }
 
 function renderLocked(state) {

@@ -1,7 +1,16 @@
 // The player's page (a phone, or a laptop for a solo game): join, then play from your sheet. Every
 // choice comes from the seat's legal actions; the sheet lights up where the card or bonus can go.
 
-import { $, CLOSE, el, initials, seatColour, tokens } from "/static/common/client.js";
+import {
+  $,
+  CLOSE,
+  el,
+  initials,
+  listen,
+  morph,
+  seatColour,
+  tokens,
+} from "/static/common/client.js";
 import { t } from "/static/common/i18n.js";
 import {
   bindJoinForm,
@@ -858,7 +867,7 @@ function renderPanel(state) {
     box.checked = Boolean(you.pass_unmet);
     parts.push(el("label", { class: "setting", for: "pass-unmet" }, box, t("rec.ph.pass_unmet")));
   }
-  panel.replaceChildren(...parts);
+  morph(panel, ...parts);
 }
 
 function renderPlayers(state) {
@@ -960,7 +969,7 @@ function renderSheet(state, board, targets, preview) {
       });
   if (overview) {
     for (const section of sheet.querySelectorAll(".area")) {
-      section.addEventListener("click", (event) => {
+      listen(section, "click", (event) => {
         if (event.target.closest(".area-title")) return;
         tab = section.dataset.area;
         render(last);
@@ -968,7 +977,8 @@ function renderSheet(state, board, targets, preview) {
     }
   }
   const tabs = [["all", t("rec.ph.all")], ...AREA_ORDER.map((a) => [a, AREA_NAMES[a]])];
-  $("#tabs").replaceChildren(
+  morph(
+    $("#tabs"),
     ...tabs.map(([area, label]) =>
       el(
         "button",
@@ -990,7 +1000,7 @@ function renderSheet(state, board, targets, preview) {
   if (current) $("#tabs").scrollLeft = Math.max(0, current.offsetLeft - $("#tabs").offsetLeft - 40);
   sheet.classList.add(`show-${tab}`);
   if (narrow() && tab !== "all") sheet.classList.add("tabbed");
-  $("#sheet-box").replaceChildren(sheet);
+  morph($("#sheet-box"), sheet);
 }
 
 function renderChooser(state) {

@@ -5,7 +5,7 @@
 //   targets: Map key -> label of places the player can tap now ("crew:3", "agenda:4",
 //            "assets:0", "harmony:5", "cash:2", "fail"); preview: Set of keys to outline only.
 
-import { el } from "/static/common/client.js";
+import { el, listen } from "/static/common/client.js";
 import { has, t } from "/static/common/i18n.js";
 import {
   AREA_NAMES,
@@ -182,8 +182,8 @@ function box(ctx, key, x, y, w, h, attributes = {}, ...children) {
       event.preventDefault();
       ctx.onTarget?.(key);
     };
-    g.addEventListener("click", go);
-    g.addEventListener("keydown", (event) => {
+    listen(g, "click", go);
+    listen(g, "keydown", (event) => {
       if (event.key === "Enter" || event.key === " ") go(event);
     });
   }
@@ -964,11 +964,14 @@ export function drawSheet(ed, board, options = {}) {
                 "aria-expanded": "false",
                 title: t("rec.sheet.help_title"),
                 onclick: (event) => {
-                  const open = section.querySelector(".area-help");
+                  // The section on the page (a phone keeps its sheet's elements across states,
+                  // so not always the one this handler was made with).
+                  const here = event.currentTarget.closest("section");
+                  const open = here.querySelector(".area-help");
                   event.currentTarget.setAttribute("aria-expanded", String(!open));
                   if (open) open.remove();
                   else
-                    section
+                    here
                       .querySelector("h3")
                       .after(el("p", { class: "area-help" }, areaHelp(ed, area)));
                 },
