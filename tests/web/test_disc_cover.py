@@ -403,6 +403,8 @@ def test_a_phone_keeps_its_buttons_while_another_seat_votes(night: Players) -> N
     ann, bea = night.phones[0], night.phones[1]
     button = bea.locator(".pick[data-card='2']").element_handle()
     assert button is not None
+    # The host's seat buttons on the table are kept too (a click there opens the seat menu).
+    seat = night.table.locator("#seats .seat").nth(2).element_handle()
     night.vote(0, 3)
     # Bea's phone has drawn Ann's vote: Ann is no longer among those it waits for.
     expect(bea.locator("#locked")).not_to_contain_text("Ann")
@@ -412,3 +414,7 @@ def test_a_phone_keeps_its_buttons_while_another_seat_votes(night: Players) -> N
     button.tap()
     expect(bea.locator("#locked")).to_contain_text("Locked in: Record 2")
     expect(bea.locator(".pick[data-card='2']")).to_have_attribute("aria-pressed", "true")
+    expect(night.table.locator("#seats .seat.voted")).to_have_count(2)
+    assert seat.evaluate("s => s.isConnected"), "Cem's seat on the table was replaced"
+    seat.click()
+    expect(night.table.locator("#seat-menu")).to_contain_text("Cem")

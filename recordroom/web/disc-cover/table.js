@@ -1,6 +1,7 @@
 // The table screen: set up the evening, let the players join, then show the four sleeves, play
 // the song, reveal the votes together and grow the mosaic. It holds the host token of the room.
 
+import { morph } from "/static/common/client.js";
 import { andList, has, lang, onLanguage, t } from "/static/common/i18n.js";
 import { qrSvg } from "/static/common/qr.js";
 import {
@@ -999,7 +1000,10 @@ function renderSeats(state) {
   const competitive = view.variant === "competitive";
   // During a Leader's reveal the token stays with the one who decided; it moves on after.
   const leaderSeat = reveal ? reveal.record.leader : view.leader;
-  $("#seats").replaceChildren(
+  // Kept across states (morph): a vote coming in must not replace the seat the host clicks (in
+  // play the seats keep their places: none is added or taken away).
+  morph(
+    $("#seats"),
     ...state.seats.map((seat) => {
       const voted = !reveal && !state.listening && view.voted[seat.seat];
       const waiting = !state.listening && view.waiting_for.includes(seat.seat);
