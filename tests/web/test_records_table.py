@@ -542,6 +542,41 @@ def test_a_phone_keeps_its_cards_and_boxes_while_another_seat_plays(
         page.context.close()
 
 
+def test_the_hosts_seat_controls_are_kept_while_the_game_moves_on(
+    browser: Browser, server: Server
+) -> None:
+    """Each move redraws the table's boards. The host's controls of a seat (a bot's level being
+    chosen) must stay the same element meanwhile, and still work."""
+    started = time.monotonic()
+    table = context(browser, TABLE_800).new_page()
+    table.goto(f"{server.base}/records")
+    table.click("#open-room")
+    table.wait_for_selector("#lobby:not([hidden])")
+    code = table.inner_text("#lobby-code").strip()
+    ann = context(browser, PHONE).new_page()
+    join(ann, server, code, "Ann")
+    table.click("#add-bot")
+    table.wait_for_function("document.querySelectorAll('#seats li').length === 2")
+    table.click("#start")
+    level = table.locator('[data-level-seat="1"]')
+    level.wait_for()
+    handle = level.element_handle()
+    seen = version(table)
+    while version(table) < seen + 3:  # Ann plays on; the bot answers at once
+        assert time.monotonic() - started < GAME_SECONDS, "the game did not move"
+        if not tap_first_legal(ann, avoid=("undo",)):
+            ann.wait_for_timeout(50)
+    assert handle.evaluate("(n) => n.isConnected"), "the bot's level control was replaced"
+    handle.select_option("hard")
+    table.wait_for_function("document.querySelector('[data-level-seat=\"1\"]').value === 'hard'")
+    deadline = time.monotonic() + 10
+    while get(server, f"/api/rooms/{code}")["seats"][1]["level"] != "hard":
+        assert time.monotonic() < deadline, "the kept control did not change the bot's level"
+        time.sleep(0.1)
+    for page in (table, ann):
+        page.context.close()
+
+
 def test_a_discarded_goal_and_a_lost_bonus_are_told_in_the_log(
     browser: Browser, server: Server
 ) -> None:

@@ -91,10 +91,15 @@ function morphNode(node, next) {
     node.checked = next.checked;
     if (node.value !== next.value) node.value = next.value;
   }
+  // A list's choice is the new state's, unless the user is choosing in it now (read before its
+  // options may move over).
+  const choice =
+    node instanceof HTMLSelectElement && node !== document.activeElement ? next.value : null;
   for (const [type, handler] of listeners.get(node) || []) node.removeEventListener(type, handler);
   listeners.delete(node);
   for (const [type, handler] of listeners.get(next) || []) listen(node, type, handler);
   morphChildren(node, [...next.childNodes]);
+  if (choice !== null && node.value !== choice) node.value = choice;
 }
 
 export class ApiError extends Error {

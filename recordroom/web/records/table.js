@@ -8,6 +8,7 @@ import {
   api,
   el,
   initials,
+  morph,
   normaliseCode,
   RoomSocket,
   seatColour,
@@ -323,7 +324,10 @@ function renderBoards(state) {
   const choosing = view.waiting !== null || marking;
   const count = view.players;
   $("#table-boards").dataset.count = String(count);
-  $("#table-boards").replaceChildren(
+  // Kept across states (morph): the host's controls of a seat (a level being chosen, a button
+  // being clicked) must not be replaced by the next move of a bot.
+  morph(
+    $("#table-boards"),
     ...state.seats.map((seat) => {
       const board = view.boards[seat.seat];
       const revealed = view.revealed?.[seat.seat];
@@ -375,6 +379,7 @@ function renderBoards(state) {
           el("span", { class: "board-status" }, status),
           el("b", { class: "board-score" }, `${board.score}`, el("small", {}, t("rec.table.pts"))),
         ),
+        seatControls(state, seat),
         tableBoard(ed, board, { label: t("rec.table.sheet_of", { name: seat.name }) }),
       );
     }),
@@ -521,11 +526,6 @@ function renderHostBar(state) {
   }
   if (seconds !== null && document.activeElement !== $("#timer-select"))
     $("#timer-select").value = String(seconds);
-  for (const seat of state.seats) {
-    const box = document.querySelector(`.player-board[data-seat="${seat.seat}"] header`);
-    const controls = seatControls(state, seat);
-    if (box && controls) box.after(controls);
-  }
 }
 
 if (code) enter();
