@@ -46,6 +46,8 @@ HANDS_KEPT = 2048
 """Hands whose pick actions :meth:`Actions.picks` keeps: enough for a hand passed on to be found
 again in the many games of a vector (bench/rl_vector.py), few enough that the collector's full
 passes stay short (with 65,536 they took 4% of a vectorised step's time, with 2,048 under 2%)."""
+# The members as module names: an enum member's attribute look-up is slow on the hot path.
+_AGENDA, _ASSET = CardKind.AGENDA, CardKind.ASSET
 
 
 class Actions:
@@ -123,9 +125,9 @@ class Actions:
         slot order, placed without a multiplier and then with each unspent multiplier value, one
         box per value), then ``fail``. One shared tuple per case."""
         kind = self._kinds[card]
-        if kind == CardKind.AGENDA:
+        if kind == _AGENDA:
             return self._free_boxes("agenda", board.agenda)
-        if kind == CardKind.ASSET:
+        if kind == _ASSET:
             return self._free_boxes("assets", board.assets)
         crew, cash = board.crew, board.cash
         slots = tuple(

@@ -15,6 +15,8 @@ from recordroom.games.records.kinds import Phase
 
 NONE = -1
 CLAIM, PASS = 1, 0
+# The members as module names: an enum member's attribute look-up is slow on the hot path.
+_LEAD_SINGER, _KEEP, _PICK = Phase.LEAD_SINGER, Phase.KEEP, Phase.PICK
 
 
 def encode(ed: Edition, action: dict[str, Any]) -> int:
@@ -34,21 +36,21 @@ def show(ed: Edition, phase: Phase, value: int) -> str | None:
     """A pending value as its seat sees it: a colour, a goal id, a card id, claim or pass."""
     if value == NONE:
         return None
-    if phase == Phase.LEAD_SINGER:
+    if phase == _LEAD_SINGER:
         return ed.colours[value]
-    if phase == Phase.KEEP:
+    if phase == _KEEP:
         return ed.goals[value].id
-    if phase == Phase.PICK:
+    if phase == _PICK:
         return ed.cards[value].id
     return "claim" if value == CLAIM else "pass"
 
 
 def read(ed: Edition, phase: Phase, shown: str) -> int:
     """The pending value :func:`show` showed as ``shown`` (its inverse)."""
-    if phase == Phase.LEAD_SINGER:
+    if phase == _LEAD_SINGER:
         return ed.colours.index(shown)
-    if phase == Phase.KEEP:
+    if phase == _KEEP:
         return ed.goal_by_id[shown]
-    if phase == Phase.PICK:
+    if phase == _PICK:
         return ed.card_by_id[shown]
     return CLAIM if shown == "claim" else PASS
