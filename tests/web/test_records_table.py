@@ -523,6 +523,9 @@ def test_a_phone_keeps_its_cards_and_boxes_while_another_seat_plays(
     box = ann.locator(".sheet [data-act]").first
     key = box.get_attribute("data-act") or ""
     handle = box.element_handle()
+    # Ann's phone asks before a fail; its question stays while Bo plays too.
+    ann.click('.panel [data-act="fail"]')
+    confirm = ann.locator('[data-act="confirm"]').element_handle()
     while bo.evaluate("document.body.dataset.toAct") == "1":
         assert time.monotonic() - started < GAME_SECONDS, "Bo never finished marking"
         seen, bo_seen = version(ann), version(bo)
@@ -532,6 +535,8 @@ def test_a_phone_keeps_its_cards_and_boxes_while_another_seat_plays(
         if version(bo) > bo_seen:  # (not a question the page asked itself, as before a fail)
             ann.wait_for_function(f"Number(document.body.dataset.version) > {seen}")
     assert handle.evaluate("(n) => n.isConnected"), f"Ann's box {key} was replaced"
+    assert confirm.evaluate("(n) => n.isConnected"), "Ann's question before a fail was replaced"
+    ann.click(".chooser button.quiet")  # back: nothing is sent, the card still waits
     seen = version(ann)
     handle.click()
     if ann.locator('[data-act="confirm"]').count():

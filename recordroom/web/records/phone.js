@@ -1003,11 +1003,14 @@ function renderSheet(state, board, targets, preview) {
   morph($("#sheet-box"), sheet);
 }
 
+/** The question a tap asked (a fail, a bonus lost, a multiplier), kept across states (morph) like
+ * the choices under it: another seat's move must not replace the button being tapped. */
 function renderChooser(state) {
   const box = $("#chooser");
   if (confirming) {
     box.hidden = false;
-    box.replaceChildren(
+    morph(
+      box,
       el(
         "div",
         { class: "chooser-card" },
@@ -1054,7 +1057,8 @@ function renderChooser(state) {
   const card = ed.cards[state.view.you.played];
   const values = ed.multipliers;
   box.hidden = false;
-  box.replaceChildren(
+  morph(
+    box,
     el(
       "div",
       { class: "chooser-card" },
