@@ -475,6 +475,15 @@ def test_replay_wording_and_a_phone_that_never_scrolls_sideways(
     page.context.close()
 
 
+def open_room(browser: Browser, server: Server) -> tuple[Page, str]:
+    """The table at 1280x800 with a new room open in its lobby, and the room's code."""
+    table = context(browser, TABLE_800).new_page()
+    table.goto(f"{server.base}/records")
+    table.click("#open-room")
+    table.wait_for_selector("#lobby:not([hidden])")
+    return table, table.inner_text("#lobby-code").strip()
+
+
 def test_a_phone_keeps_its_cards_and_boxes_while_another_seat_plays(
     browser: Browser, server: Server
 ) -> None:
@@ -482,11 +491,7 @@ def test_a_phone_keeps_its_cards_and_boxes_while_another_seat_plays(
     on the same element (else the browser calls it no click and the tap is lost), so the cards
     of the hand and the boxes of the sheet are kept across states; a kept one still plays."""
     started = time.monotonic()
-    table = context(browser, TABLE_800).new_page()
-    table.goto(f"{server.base}/records")
-    table.click("#open-room")
-    table.wait_for_selector("#lobby:not([hidden])")
-    code = table.inner_text("#lobby-code").strip()
+    table, code = open_room(browser, server)
     ann, bo = context(browser, PHONE).new_page(), context(browser, PHONE).new_page()
     sent: list[str] = []  # what Bo's phone sends on its room socket
     bo.on("websocket", lambda socket: socket.on("framesent", lambda frame: sent.append(frame)))
@@ -553,11 +558,7 @@ def test_the_hosts_seat_controls_are_kept_while_the_game_moves_on(
     """Each move redraws the table's boards. The host's controls of a seat (a bot's level being
     chosen) must stay the same element meanwhile, and still work."""
     started = time.monotonic()
-    table = context(browser, TABLE_800).new_page()
-    table.goto(f"{server.base}/records")
-    table.click("#open-room")
-    table.wait_for_selector("#lobby:not([hidden])")
-    code = table.inner_text("#lobby-code").strip()
+    table, code = open_room(browser, server)
     ann = context(browser, PHONE).new_page()
     join(ann, server, code, "Ann")
     table.click("#add-bot")

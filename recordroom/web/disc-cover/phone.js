@@ -342,9 +342,7 @@ function renderPicks(state) {
           mine: chosen ? t("dc.phone.pick_mine") : "",
         }),
         "data-card": card,
-        "data-type": type,
-        // Read from the button when tapped: a button kept across states (below) holds the newest.
-        onclick: (event) => send({ type: event.currentTarget.dataset.type, card }),
+        onclick: () => send({ type, card }),
       },
       sleeveImage(sleeve),
       el("span", { class: "number", "aria-hidden": "true" }, String(card)),
