@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 8000
+REFUSAL_GRACE = 0.5
+"""Seconds between a store found behind and the stop, for the refusal to reach its sender."""
 WS_MAX_FRAME = 1 << 20
 """Frames above this are cut off by the WebSocket layer itself; smaller messages that are still
 over the app's own limit (``Settings.max_message_bytes``) get an error message instead."""
@@ -287,8 +289,11 @@ def run(args: argparse.Namespace) -> int:
         stop_serving(f"another process ({holder}) took the store over")
 
     def behind(why: str) -> None:
-        # Rooms here are further on than Redis: a restart serves what Redis kept.
-        stop_serving(f"Redis lost acknowledged actions ({why}); restart to serve what it kept")
+        # Rooms here are further on than Redis: a restart serves what Redis kept. Called on the
+        # writer's thread inside the commit that found it: the stop waits a moment, so that the
+        # sender of the refused action is told "server/store" before the sockets close (1012).
+        why = f"Redis lost acknowledged actions ({why}); restart to serve what it kept"
+        threading.Timer(REFUSAL_GRACE, stop_serving, (why,)).start()
 
     if args.workers < 1:
         sys.stderr.write("recordroom serve: error: --workers needs a count of at least 1\n")

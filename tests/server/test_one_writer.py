@@ -20,7 +20,7 @@ from recordroom.engine.game import JSONDict, Seat
 from recordroom.server.errors import ServerError
 from recordroom.server.hub import Hub
 from recordroom.server.room import Role, Room
-from recordroom.server.store import NewRoom, RoomRecord, SqliteStore, Write
+from recordroom.server.store import AppendAction, NewRoom, RoomRecord, SqliteStore, Write
 from recordroom.server.writer import Writer
 
 from .helpers import TOY_NAME, load_game
@@ -47,11 +47,17 @@ class Told:
 
 
 class FlakyStore(SqliteStore):
-    """A disk that fails one group in ``every`` (nothing of that group is kept)."""
+    """A disk that fails one group in ``every`` of those holding an action, and one in ``every``
+    of those creating a room (nothing of a failed group is kept).
+
+    Counted by kind, so that both an action and a room creation are refused in every run,
+    however the writer happens to group the jobs.
+    """
 
     def __init__(self, path: Path, every: int, delay: float = 0.0) -> None:
         super().__init__(path)
         self.every, self.delay, self.groups = every, delay, 0
+        self.with_actions = self.with_rooms = 0
         self.threads: set[str] = set()
 
     def commit(self, jobs: Sequence[Sequence[Write]]) -> list[Exception | None]:
@@ -59,7 +65,15 @@ class FlakyStore(SqliteStore):
         self.groups += 1
         if self.delay:
             time.sleep(self.delay)
-        if self.every and self.groups % self.every == 0:
+        writes = [write for job in jobs for write in job]
+        fail = False
+        if any(isinstance(write, AppendAction) for write in writes):
+            self.with_actions += 1
+            fail = fail or (bool(self.every) and self.with_actions % self.every == 0)
+        if any(isinstance(write, NewRoom) for write in writes):
+            self.with_rooms += 1
+            fail = fail or (bool(self.every) and self.with_rooms % self.every == 0)
+        if fail:
             raise OSError("disk hiccup")
         return super().commit(jobs)
 
