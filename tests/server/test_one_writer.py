@@ -47,17 +47,19 @@ class Told:
 
 
 class FlakyStore(SqliteStore):
-    """A disk that fails one group in ``every`` of those holding an action, and one in ``every``
-    of those creating a room (nothing of a failed group is kept).
+    """A disk that fails one group in ``every`` (nothing of a failed group is kept).
 
-    Counted by kind, so that both an action and a room creation are refused in every run,
-    however the writer happens to group the jobs.
+    With ``kinds``, groups are counted per kind of write instead: one in ``every`` of the groups
+    holding each kind fails, so that each kind is refused in every run, however the writer
+    happens to group the jobs.
     """
 
-    def __init__(self, path: Path, every: int, delay: float = 0.0) -> None:
+    def __init__(
+        self, path: Path, every: int, delay: float = 0.0, kinds: tuple[type[Write], ...] = ()
+    ) -> None:
         super().__init__(path)
-        self.every, self.delay, self.groups = every, delay, 0
-        self.with_actions = self.with_rooms = 0
+        self.every, self.delay, self.groups, self.kinds = every, delay, 0, kinds
+        self.counted = dict.fromkeys(kinds, 0)
         self.threads: set[str] = set()
 
     def commit(self, jobs: Sequence[Sequence[Write]]) -> list[Exception | None]:
@@ -65,17 +67,19 @@ class FlakyStore(SqliteStore):
         self.groups += 1
         if self.delay:
             time.sleep(self.delay)
-        writes = [write for job in jobs for write in job]
-        fail = False
-        if any(isinstance(write, AppendAction) for write in writes):
-            self.with_actions += 1
-            fail = fail or (bool(self.every) and self.with_actions % self.every == 0)
-        if any(isinstance(write, NewRoom) for write in writes):
-            self.with_rooms += 1
-            fail = fail or (bool(self.every) and self.with_rooms % self.every == 0)
-        if fail:
+        if self.every and self._fails(jobs):
             raise OSError("disk hiccup")
         return super().commit(jobs)
+
+    def _fails(self, jobs: Sequence[Sequence[Write]]) -> bool:
+        if not self.kinds:
+            return self.groups % self.every == 0
+        fails = False
+        for kind in self.kinds:
+            if any(isinstance(write, kind) for job in jobs for write in job):
+                self.counted[kind] += 1
+                fails = fails or self.counted[kind] % self.every == 0
+        return fails
 
 
 def stored_logs(path: Path) -> dict[str, int]:
@@ -120,7 +124,7 @@ def test_parallel_creations_and_again_while_seats_act_match_the_log(tmp_path: Pa
 
     async def night() -> None:
         nonlocal failed_creations
-        store = FlakyStore(path, every=7)
+        store = FlakyStore(path, every=7, kinds=(AppendAction, NewRoom))
         hub = Hub(store, (TOY_NAME,), load_game, bot_delay=0.0)
         rng = random.Random(5)
         rooms: list[Room] = []
