@@ -18,7 +18,7 @@ import random
 import threading
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -287,6 +287,13 @@ class Jukebox:
         room = track.duration if settings.play_to_end else track.duration - settings.length
         return round(max(0.0, min(cue, room)), 1)
 
+    def start_settled(self, track: Track, settings: MusicSettings) -> bool:
+        """Whether :meth:`start_of` gives its last word for the track (no cue still to find)."""
+        if not settings.skip_intro or track.duration <= LONG_TRACK:
+            return True
+        with self._cue_lock:
+            return track.id in self._cues
+
     def prepare(self, track_ids: Iterable[str]) -> None:
         """Finds the cue points of these tracks in the background, in this order."""
         with self._cue_lock:
@@ -391,6 +398,10 @@ class RoomMusic:
     settings: MusicSettings
     queue: tuple[str, ...]
     skips: int = 0
+    _told: tuple[tuple[int | None, int], dict[str, Any]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+    """The last music message and the (turn, skips) it was made for."""
 
     @classmethod
     def build(
@@ -422,20 +433,30 @@ class RoomMusic:
         return {"settings": self.settings.model_dump(), "skips": self.skips}
 
     def message(self, jukebox: Jukebox, view: dict[str, Any] | None) -> dict[str, Any]:
-        """The music part of a state message for the table (host or spectator)."""
+        """The music part of a state message for the table (host or spectator).
+
+        Made once per turn and skip, and then told again as it is (read, never changed in
+        place): every change of a room sends it. Not kept while the turn's track still waits
+        for its cue point (``skip_intro``), whose start it gives once found.
+        """
         turn = view.get("turn") if view else None
         playing = view is not None and view.get("phase") != "over"
+        key = (turn if playing and isinstance(turn, int) else None, self.skips)
+        if self._told is not None and self._told[0] == key:
+            return self._told[1]
         track = None
         start = 0.0
+        settled = True
         if playing and isinstance(turn, int):
             track_id = self.track_id(turn)
             if track_id is not None:
                 found = jukebox.track(track_id)
                 track = found.to_json()
                 start = jukebox.start_of(found, self.settings)
+                settled = jukebox.start_settled(found, self.settings)
                 if self.settings.skip_intro:
                     jukebox.prepare(self.upcoming(turn, AHEAD + 1))  # after skips, or a restart
-        return {
+        message = {
             "source": self.settings.source,
             "play_to_end": self.settings.play_to_end,
             "themes": list(self.settings.themes),
@@ -446,6 +467,8 @@ class RoomMusic:
             "start": start,
             "length": None if self.settings.play_to_end else self.settings.length,
         }
+        self._told = (key, message) if settled else None
+        return message
 
 
 class Senses:

@@ -57,6 +57,7 @@ from recordroom.server.store import (
 from recordroom.server.writer import commit_job
 
 Status = Literal["lobby", "playing", "over"]
+_Moment = tuple[int, Status, JSONDict | None, bool, float | None, JSONDict | None]
 CONFLICT_TRIES = 5
 """Times a change of a shared room is checked again after another process changed it first."""
 Role = Literal["seat", "host", "spectator"]
@@ -161,6 +162,11 @@ class Room:
     """The room's changes other than actions, as counted by a shared store."""
     catch_up: Callable[[Room], Awaitable[None]] | None = None
     """Brings the room up to what the store holds (called under ``_acting``; shared rooms)."""
+    _views_of: Any = None
+    """The state whose views ``_seen`` holds."""
+    _seen: dict[Seat | None, tuple[JSONDict | None, tuple[Action, ...]]] = field(
+        default_factory=dict
+    )
 
     # -- building ---------------------------------------------------------------------------
 
@@ -714,53 +720,84 @@ class Room:
         self._seat_legal = [None] * len(self.seats)
         self._seat_changed_at = [self.version] * len(self.seats)
 
+    def _views(self) -> dict[Seat | None, tuple[JSONDict | None, tuple[Action, ...]]]:
+        """The views (and legal actions) of the current state computed so far, by seat (None:
+        the table's). A view depends on the state alone: a change that leaves the state as it
+        was (a phone connecting, a seat handed to a bot) reuses them."""
+        if self.state is not self._views_of:
+            self._views_of = self.state
+            self._seen = {}
+        return self._seen
+
     def seat_view(self, seat: Seat) -> tuple[JSONDict, tuple[Action, ...]]:
-        """A seat's view and legal actions now."""
-        return self.game.view(self.state, seat), self.game.legal_actions(self.state, seat)
+        """A seat's view and legal actions now (computed once per state; read, never change)."""
+        seen = self._views()
+        known = seen.get(seat)
+        if known is None:
+            known = seen[seat] = (
+                self.game.view(self.state, seat),
+                self.game.legal_actions(self.state, seat),
+            )
+        return known  # type: ignore[return-value]
+
+    def table_view(self) -> JSONDict | None:
+        """The public view now (the table's and spectators'), computed once per state."""
+        if self.state is None:
+            return None
+        seen = self._views()
+        known = seen.get(None)
+        if known is None:
+            known = seen[None] = (self.game.view(self.state, None), ())
+        return known[0]
 
     def message_for(
         self,
         role: Role,
         seat: Seat | None,
-        seen: dict[Seat | None, tuple[JSONDict | None, tuple[Action, ...]]] | None = None,
         seats: list[JSONDict] | None = None,
+        moment: _Moment | None = None,
     ) -> JSONDict:
         """The state message for one receiver, built from its own view only.
 
         A plain dict of the :class:`StateMessage` shape (no validation on this hot path; the
-        tests check the shape). ``seats`` may be given when it was computed for the change.
+        tests check the shape). ``seats`` and ``moment`` may be given when they were computed
+        for the change.
         """
-        if seen is not None and seat in seen:
-            view, legal = seen[seat]
-        elif self.state is None:
-            view, legal = None, ()
-        elif seat is None:
-            view, legal = self.game.view(self.state, None), ()
-        else:
-            view, legal = self.seat_view(seat)
-        if seen is not None:
-            seen[seat] = (view, legal)
-        listening = self.listening
-        timer = self.timer_remaining()
+        view, legal = self._view_and_legal(seat)
+        version, status, result, listening, opens_in, timer = moment or self._moment()
         return {
             "type": "state",
-            "version": self.version,
-            "status": self.status,
+            "version": version,
+            "status": status,
             "role": role,
             "seat": seat,
             "view": view,
             "legal_actions": [] if listening else list(legal),
             "seats": seats if seats is not None else self.seats_json(),
-            "result": self.result,
+            "result": result,
             "music": self.music_message(view) if role != "seat" else None,
             "listening": listening,
-            "opens_in": round(max(0.0, self.open_deadline - time.monotonic()), 1)
-            if listening
-            else None,
-            "timer": None
-            if timer is None
-            else {"seconds": self.timer_seconds, "remaining": round(timer, 1)},
+            "opens_in": opens_in,
+            "timer": timer,
         }
+
+    def _moment(self) -> _Moment:
+        """What a change tells every receiver alike: the version, status, result, whether the
+        room is listening, when the turn opens by itself and the round's timer."""
+        listening = self.listening
+        opens_in = round(max(0.0, self.open_deadline - time.monotonic()), 1) if listening else None
+        left = self.timer_remaining()
+        timer = None
+        if left is not None:
+            timer = {"seconds": self.timer_seconds, "remaining": round(left, 1)}
+        return self.version, self.status, self.result, listening, opens_in, timer
+
+    def _view_and_legal(self, seat: Seat | None) -> tuple[JSONDict | None, tuple[Action, ...]]:
+        if self.state is None:
+            return None, ()
+        if seat is None:
+            return self.table_view(), ()
+        return self.seat_view(seat)
 
     def seats_json(self) -> list[JSONDict]:
         """The seats as everyone may see them (:class:`SeatOut`), as plain dicts.
@@ -786,27 +823,24 @@ class Room:
     def _changed(self) -> None:
         """Tells every client about a change, and the hub (bots) too."""
         self.touched = time.time()
-        seen: dict[Seat | None, tuple[JSONDict | None, tuple[Action, ...]]] = {}
         if self.state is not None:
             for seat in range(len(self.seats)):
-                now = self.seat_view(seat)
-                if self._seat_legal[seat] != now[1]:
-                    self._seat_legal[seat] = now[1]
+                legal = self.seat_view(seat)[1]
+                if self._seat_legal[seat] != legal:
+                    self._seat_legal[seat] = legal
                     self._seat_changed_at[seat] = self.version
-                seen[seat] = now
             if self.leads_with_music:
-                table_view = self.game.view(self.state, None)
-                seen[None] = (table_view, ())
-                self._track_turn(table_view)
+                self._track_turn(self.table_view())
         # Each distinct receiver (role and seat) gets its message built and serialised once;
-        # the table and every spectator of a seat share the bytes.
+        # the table and every spectator of a seat share the text.
         seats = self.seats_json()
+        moment = self._moment()
         texts: dict[tuple[Role, Seat | None], str] = {}
         for client in list(self.clients):
             key = (client.role, client.seat)
             text = texts.get(key)
             if text is None:
-                message = self.message_for(client.role, client.seat, seen, seats)
+                message = self.message_for(client.role, client.seat, seats, moment)
                 text = texts[key] = _dumps(message)
             client.send_text(text)
         if self.on_change is not None:
@@ -820,8 +854,7 @@ class Room:
         """
         self.clients.append(client)
         if client.role == "spectator":
-            message = self.message_for(client.role, client.seat)
-            client.send_text(_dumps(message))
+            client.send_text(_dumps(self.message_for(client.role, client.seat)))
             return
         if client.seat is not None:
             self.seats[client.seat].connections += 1

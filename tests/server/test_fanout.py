@@ -109,3 +109,40 @@ def test_state_messages_are_compact_json_whatever_the_keys_of_a_view() -> None:
     numbered = {"type": "state", "view": {"scores": {0: 3, 1: 5}}}  # numbers as keys
     assert _dumps(plain) == json.dumps(plain, separators=(",", ":"))
     assert json.loads(_dumps(numbered)) == {"type": "state", "view": {"scores": {"0": 3, "1": 5}}}
+
+
+def test_phones_coming_and_going_reuse_the_views_of_the_state(
+    client: TestClient, monkeypatch: Any
+) -> None:
+    code, host_token, tokens = new_room(client, TOY_NAME, 2)
+    client.post(f"/api/rooms/{code}/start", headers=host(host_token))
+    calls: list[int | None] = []
+    view = TOY.view
+
+    def counted(state: Any, seat: int | None) -> Any:
+        calls.append(seat)
+        return view(state, seat)
+
+    monkeypatch.setattr(TOY, "view", counted)
+    with (
+        client.websocket_connect(f"/ws/{code}?token={host_token}") as t,
+        client.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a,
+    ):
+        table, ann = Socket(t), Socket(a)
+        table.recv_state(), table.recv_state(), ann.recv_state()
+        ann.send({"type": "act", "version": 0, "action": ann.state["legal_actions"][0]})
+        after = [ann.recv_state(), table.recv_state()]
+        calls.clear()
+        # Bo's phone comes and goes twice: everyone is told each time, from the views of
+        # the state they already hold, computed once for it.
+        for _ in range(2):
+            with client.websocket_connect(f"/ws/{code}?token={tokens[1]}") as b:
+                bo = Socket(b)
+                told = [bo.recv_state(), ann.recv_state(), table.recv_state()]
+                assert all(m["version"] == 1 and m["seats"][1]["connected"] for m in told)
+                assert told[1]["view"] == after[0]["view"]
+                assert told[1]["legal_actions"] == after[0]["legal_actions"]
+                assert told[2]["view"] == after[1]["view"]
+            gone = [ann.recv_state(), table.recv_state()]
+            assert not any(m["seats"][1]["connected"] for m in gone)
+        assert calls == []  # every view of the state was made once, when the action was told

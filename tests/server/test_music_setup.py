@@ -238,6 +238,30 @@ def test_cue_points_are_found_off_the_caller_and_kept(folder: Path, tmp_path: Pa
     assert jukebox.settle(5) and jukebox.cue(short.id) is None  # short tracks need no cue
 
 
+def test_a_turns_music_is_told_with_its_start_once_the_cue_is_found(
+    folder: Path, tmp_path: Path
+) -> None:
+    jukebox = Jukebox(tmp_path, (folder,))
+    slow = next(t for t in jukebox.library if t.title == "Slow Start")
+    short = next(t for t in jukebox.library if t.title == "Short B")
+    music = RoomMusic(MusicSettings(source="library"), (slow.id, short.id))
+    turn = {"turn": 1, "phase": "vote"}
+    # Every change of the room tells the music again: the cue not found yet starts at 0:00,
+    # and the messages after the cue is found start past the intro (not kept at 0:00).
+    assert music.message(jukebox, turn)["start"] == 0.0
+    assert jukebox.settle(60)
+    found = music.message(jukebox, turn)
+    assert 20.0 <= found["start"] <= 21.5 and found["track"]["id"] == slow.id
+    assert music.message(jukebox, turn) == found
+    # A skip, the next turn and the game's end each tell something else.
+    music.skips += 1
+    skipped = music.message(jukebox, turn)
+    assert skipped["track"]["id"] == short.id and skipped["skips"] == 1 and skipped["start"] == 0
+    assert music.message(jukebox, {"turn": 2, "phase": "vote"})["track"]["id"] == slow.id
+    over = music.message(jukebox, {"turn": 12, "phase": "over"})
+    assert over["track"] is None and over["turn"] is None
+
+
 class Asked:
     """Stands in for the jukebox's two calls that building a room's queue makes."""
 
