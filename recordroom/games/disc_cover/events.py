@@ -92,12 +92,27 @@ def _finished_turn(record: TurnRecord, competitive: bool, players: int) -> tuple
     return tuple(out)
 
 
-def events(state: DiscCoverState, result: dict[str, Any] | None = None) -> list[Event]:
-    """Everything that happened so far, oldest first (the same for every seat and the table)."""
-    setup = state.setup
+def history_events(history: tuple[TurnRecord, ...], competitive: bool, players: int) -> list[Event]:
+    """The events of the finished turns, oldest first."""
     out: list[Event] = []
-    for record in state.history:
-        out += _finished_turn(record, setup.competitive, setup.players)
+    for record in history:
+        out += _finished_turn(record, competitive, players)
+    return out
+
+
+def events(
+    state: DiscCoverState,
+    result: dict[str, Any] | None = None,
+    finished: list[Event] | None = None,
+) -> list[Event]:
+    """Everything that happened so far, oldest first (the same for every seat and the table).
+
+    ``finished``: the :func:`history_events` of the state's history, when known already.
+    """
+    setup = state.setup
+    if finished is None:
+        finished = history_events(state.history, setup.competitive, setup.players)
+    out = list(finished)
     if state.phase in (Phase.TIEBREAK, Phase.LEADER):
         out += _votes_and_ties(state.turn + 1, state.votes, state.tiebreak_votes)
     if state.phase is Phase.OVER and result is not None:

@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 import threading
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
 from recordroom.engine.errors import BadState
-from recordroom.games.disc_cover.events import events
+from recordroom.games.disc_cover.events import Event, events, history_events
 from recordroom.games.disc_cover.scoring import tier
 from recordroom.games.disc_cover.sleeves import by_id
 from recordroom.games.disc_cover.state import (
@@ -65,6 +65,40 @@ _TABLES_KEPT = 64
 _TABLES_LOCK = threading.Lock()
 
 
+_PAST: dict[int, tuple[tuple[TurnRecord, ...], Setup, _Past]] = {}
+"""The parts of recent views that only the finished turns make, by the history's identity (a
+history is shared by every state of its turn)."""
+
+
+class _Past(NamedTuple):
+    mosaic: list[dict[str, Any]]
+    last_turn: dict[str, Any] | None
+    events: list[Event]
+
+
+def _past(state: DiscCoverState) -> _Past:
+    """The mosaic, the last turn and the events of the state's finished turns, made once per
+    history and shared (read, never changed in place)."""
+    history, setup = state.history, state.setup
+    with _TABLES_LOCK:
+        kept = _PAST.get(id(history))
+    if kept is not None and kept[0] is history and kept[1] is setup:
+        return kept[2]
+    past = _Past(
+        [
+            {"place": place, "sleeve": sleeve_json(record.sleeve), "points": record.points}
+            for place, record in enumerate(history)
+        ],
+        record_json(history[-1]) if history else None,
+        history_events(history, setup.competitive, setup.players),
+    )
+    with _TABLES_LOCK:
+        _PAST[id(history)] = (history, setup, past)
+        while len(_PAST) > _TABLES_KEPT:
+            del _PAST[next(iter(_PAST))]
+    return past
+
+
 def view(state: DiscCoverState, seat: int | None) -> dict[str, Any]:
     """The public table (``seat=None``) or what one seat sees: the table plus its own vote.
 
@@ -96,6 +130,7 @@ def _table(state: DiscCoverState) -> dict[str, Any]:
     setup = state.setup
     over = state.phase is Phase.OVER
     sleeves = () if over else setup.sleeves_of_turn(state.turn)
+    past = _past(state)
     out: dict[str, Any] = {
         "game": "disc-cover",
         "variant": setup.variant.value,
@@ -114,12 +149,9 @@ def _table(state: DiscCoverState) -> dict[str, Any]:
         "votes": list(state.votes) if state.votes else None,
         "tiebreak_votes": [list(r) for r in state.tiebreak_votes],
         "tiebreak_round": len(state.tiebreak_votes) + 1 if state.phase is Phase.TIEBREAK else 0,
-        "mosaic": [
-            {"place": place, "sleeve": sleeve_json(record.sleeve), "points": record.points}
-            for place, record in enumerate(state.history)
-        ],
+        "mosaic": past.mosaic,
         "leader": state.leader,
-        "last_turn": record_json(state.history[-1]) if state.history else None,
+        "last_turn": past.last_turn,
         "deck": len(setup.deck) - 4 * min(state.turn + 1, TURNS),
     }
     if setup.competitive:
@@ -128,7 +160,7 @@ def _table(state: DiscCoverState) -> dict[str, Any]:
         out["score"] = state.score
     if over:
         out["result"] = result(state)
-    out["events"] = events(state, out.get("result"))
+    out["events"] = events(state, out.get("result"), past.events)
     return out
 
 
