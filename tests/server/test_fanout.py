@@ -10,6 +10,19 @@ from recordroom.server.protocol import SeatOut, StateMessage
 from .helpers import TOY, TOY_NAME, Socket, TestClient, host, new_room
 
 
+def counted_views(monkeypatch: Any) -> list[int | None]:
+    """The seats (None: the table) the toy game is asked views for from now on, in order."""
+    calls: list[int | None] = []
+    view = TOY.view
+
+    def counted(state: Any, seat: int | None) -> Any:
+        calls.append(seat)
+        return view(state, seat)
+
+    monkeypatch.setattr(TOY, "view", counted)
+    return calls
+
+
 def test_every_state_message_has_the_documented_shape(client: TestClient) -> None:
     code, host_token, tokens = new_room(client, TOY_NAME, 2)
     client.post(f"/api/rooms/{code}/start", headers=host(host_token))
@@ -28,14 +41,7 @@ def test_every_state_message_has_the_documented_shape(client: TestClient) -> Non
 def test_spectators_share_one_view_per_change(client: TestClient, monkeypatch: Any) -> None:
     code, host_token, tokens = new_room(client, TOY_NAME, 2)
     client.post(f"/api/rooms/{code}/start", headers=host(host_token))
-    calls: list[int | None] = []
-    view = TOY.view
-
-    def counted(state: Any, seat: int | None) -> Any:
-        calls.append(seat)
-        return view(state, seat)
-
-    monkeypatch.setattr(TOY, "view", counted)
+    calls = counted_views(monkeypatch)
     contexts = [client.websocket_connect(f"/ws/{code}") for _ in range(8)]
     contexts.append(client.websocket_connect(f"/ws/{code}?token={tokens[0]}"))
     sockets = [Socket(c.__enter__()) for c in contexts]
@@ -116,14 +122,7 @@ def test_phones_coming_and_going_reuse_the_views_of_the_state(
 ) -> None:
     code, host_token, tokens = new_room(client, TOY_NAME, 2)
     client.post(f"/api/rooms/{code}/start", headers=host(host_token))
-    calls: list[int | None] = []
-    view = TOY.view
-
-    def counted(state: Any, seat: int | None) -> Any:
-        calls.append(seat)
-        return view(state, seat)
-
-    monkeypatch.setattr(TOY, "view", counted)
+    calls = counted_views(monkeypatch)
     with (
         client.websocket_connect(f"/ws/{code}?token={host_token}") as t,
         client.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a,

@@ -65,15 +65,15 @@ _TABLES_KEPT = 64
 _TABLES_LOCK = threading.Lock()
 
 
-_PAST: dict[int, tuple[tuple[TurnRecord, ...], Setup, _Past]] = {}
-"""The parts of recent views that only the finished turns make, by the history's identity (a
-history is shared by every state of its turn)."""
-
-
 class _Past(NamedTuple):
     mosaic: list[dict[str, Any]]
     last_turn: dict[str, Any] | None
     events: list[Event]
+
+
+_PAST: dict[int, tuple[tuple[TurnRecord, ...], Setup, _Past]] = {}
+"""The parts of recent views that only the finished turns make, by the history's identity (a
+history is shared by every state of its turn)."""
 
 
 def _past(state: DiscCoverState) -> _Past:
