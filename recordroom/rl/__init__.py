@@ -7,13 +7,23 @@
 
 Observations come from a seat's view only, actions are indices in a fixed action space per game
 (:mod:`recordroom.rl.spaces`); docs/rl.md has the layouts and the mapping.
+
+Importing this package registers the games with the libraries of the extra that are installed:
+Records solo with Gymnasium (``gymnasium.make("recordroom/RecordsSolo-v0")``) and both games with
+OpenSpiel (``pyspiel.load_game("python_recordroom_records")``, ``..._disc_cover``).
 """
 
 from __future__ import annotations
 
+from importlib.util import find_spec
 from typing import Any
 
 from recordroom.rl.spaces import ActionSpace, Encoder, action_space, encoder
+
+if find_spec("gymnasium") is not None and find_spec("pettingzoo") is not None:
+    from recordroom.rl import envs as envs  # registers recordroom/RecordsSolo-v0
+if find_spec("pyspiel") is not None:
+    from recordroom.rl import openspiel as openspiel  # registers python_recordroom_*
 
 
 def aec_env(

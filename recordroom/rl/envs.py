@@ -24,6 +24,7 @@ and changes nothing.
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -77,10 +78,10 @@ class SeatGame:
 
     def __init__(self, game: str, players: int, options: Mapping[str, Any] | None) -> None:
         check_game(game, players)
+        check_options(game, players, options)  # refuses a bad option at once, naming it
         self.game: Game = load(game)
         self.players = players
         self.options = dict(options or {})
-        check_options(game, players, self.options)  # refuses a bad option at once, naming it
         self.space: ActionSpace = action_space(game, self.options)
         self.wait = self.space.n
         self.n_actions = self.space.n + 1
@@ -116,11 +117,12 @@ class SeatGame:
 
     def action_of(self, seat: int, index: Any) -> Action | None:
         """The engine action of an index (None for a legal ``wait``); IllegalIndex otherwise."""
-        try:
-            i = int(index)
-        except (TypeError, ValueError):
-            raise IllegalIndex(f"seat_{seat}: action {index!r} is not an action index") from None
-        if i != index or not 0 <= i < self.n_actions:
+        # An integer (Python's or numpy's, a 0-d integer array too), never a bool or a float:
+        # True or 2.0 taken as 1 or 2 would be a silent change of what was asked.
+        i = None if isinstance(index, bool | np.bool_) else _integer(index)
+        if i is None:
+            raise IllegalIndex(f"seat_{seat}: action {index!r} is not an action index")
+        if not 0 <= i < self.n_actions:
             raise IllegalIndex(
                 f"seat_{seat}: action index {index!r} is outside 0..{self.n_actions - 1}"
             )
@@ -147,6 +149,14 @@ class SeatGame:
     def render(self) -> str:
         """The public table as a few lines of text."""
         return render_text(self.game.view(self.state, None))
+
+
+def _integer(value: Any) -> int | None:
+    """``value`` as an int when it is an integer (a numpy one, or a 0-d integer array, too)."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
 
 
 def render_text(view: Mapping[str, Any]) -> str:
@@ -192,17 +202,30 @@ def _spaces(table: SeatGame) -> tuple[gspaces.Dict, gspaces.Discrete]:
     return obs, gspaces.Discrete(table.n_actions)
 
 
+def check_seed(seed: Any) -> int | None:
+    """The seed itself (``None`` or a non-negative integer); ``BadOptions`` naming it otherwise."""
+    if seed is None:
+        return None
+    value = None if isinstance(seed, bool | np.bool_) else _integer(seed)
+    if value is None or value < 0:
+        raise BadOptions(f"recordroom.rl: a seed is None or an integer >= 0, got {seed!r}")
+    return value
+
+
 class _Seeds:
-    """Game seeds: the one given to ``reset``, else the next from a generator seeded by it."""
+    """Game seeds: the one given to ``reset``, else the next from a generator seeded by the
+    last seed given (to ``reset``, or else to the env)."""
 
-    def __init__(self, seed: int | None) -> None:
-        self.first = seed
-        self.rng = random.Random(seed)
+    def __init__(self, seed: Any) -> None:
+        self.first = check_seed(seed)
+        self.rng = random.Random(self.first)
 
-    def next(self, seed: int | None) -> int:
-        if seed is not None:
-            self.rng = random.Random(seed)
-            return int(seed)
+    def next(self, seed: Any) -> int:
+        given = check_seed(seed)
+        if given is not None:
+            self.first = None  # a seed given to reset outranks the env's own
+            self.rng = random.Random(given)
+            return given
         if self.first is not None:
             first, self.first = self.first, None
             self.rng = random.Random(first)
@@ -218,6 +241,7 @@ class RecordRoomAEC(AECEnv):  # type: ignore[misc]
         "name": "recordroom_aec_v0",
         "is_parallelizable": True,
     }
+    """Each env says whether PettingZoo's ``aec_to_parallel`` can run it (see ``__init__``)."""
 
     def __init__(
         self,
@@ -238,7 +262,14 @@ class RecordRoomAEC(AECEnv):  # type: ignore[misc]
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs)
         self.action_spaces = dict.fromkeys(self.possible_agents, act)
         self._seeds = _Seeds(seed)
-        self.metadata = {**self.metadata, "name": f"recordroom_{game.replace('-', '_')}_v0"}
+        self.metadata = {
+            **self.metadata,
+            "name": f"recordroom_{game.replace('-', '_')}_v0",
+            # aec_to_parallel needs the agents to act in turn, one step each. Disc Cover's do;
+            # in Records a seat marks a card and its bonuses in several steps of its own (use
+            # parallel_env for Records).
+            "is_parallelizable": game == "disc-cover",
+        }
 
     def observation_space(self, agent: str) -> gspaces.Space[Any]:
         """The agent's observation space."""
@@ -434,12 +465,18 @@ class RecordsSoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """A new solo game (``seed``: the game's seed)."""
-        super().reset(seed=seed)
-        self.table.new(seed if seed is not None else int(self.np_random.integers(2**31)))
+        given = check_seed(seed)
+        super().reset(seed=given)
+        self.table.new(given if given is not None else int(self.np_random.integers(2**31)))
         return self.table.observe(0), {}
+
+    def _started(self, what: str) -> None:
+        if self.table.state is None:
+            raise gymnasium.error.ResetNeeded(f"recordroom.rl: call reset() before {what}()")
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Plays the action index; reward: the solo return (score / 100) when the game ends."""
+        self._started("step")
         table = self.table
         try:
             engine_action = table.action_of(0, action)
@@ -455,6 +492,7 @@ class RecordsSoloEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def render(self) -> str:
         """The table as text."""
+        self._started("render")
         return self.table.render()
 
 
@@ -483,7 +521,7 @@ def parallel_env(
 
 
 GYM_ID = "recordroom/RecordsSolo-v0"
-"""The Gymnasium id of Records solo (registered when this module is imported)."""
+"""The Gymnasium id of Records solo (registered when :mod:`recordroom.rl` is imported)."""
 
 if GYM_ID not in gymnasium.registry:
     gymnasium.register(GYM_ID, entry_point=f"{__name__}:RecordsSoloEnv", disable_env_checker=True)
@@ -494,12 +532,20 @@ def gym_env(
     options: Mapping[str, Any] | None = None,
     render_mode: str | None = None,
     illegal_action: str = "terminate",
-) -> gymnasium.Env[dict[str, Any], np.int64]:
-    """A Gymnasium env of Records solo (the only one-player game), made by ``gymnasium.make``."""
+) -> RecordsSoloEnv:
+    """A Gymnasium env of Records solo (the only one-player game), made by ``gymnasium.make``
+    (so it has its spec) and handed out without the wrappers ``make`` puts around it.
+
+    ``gymnasium.make(GYM_ID)`` gives the same env inside those wrappers. This one is what
+    ``check_env`` wants to be handed (it warns about a wrapped env, and about one without a
+    spec), and it refuses a step or a render before the first reset itself.
+    """
     if game != "records":
         raise BadOptions(f"recordroom.rl: gym_env is Records solo; got game {game!r}")
     _check_modes(render_mode, illegal_action)
-    env: gymnasium.Env[dict[str, Any], np.int64] = gymnasium.make(
+    made = gymnasium.make(
         GYM_ID, options=options, render_mode=render_mode, illegal_action=illegal_action
     )
+    env = made.unwrapped
+    assert isinstance(env, RecordsSoloEnv)
     return env

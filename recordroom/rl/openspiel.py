@@ -26,6 +26,7 @@ Bad input: an unknown game, player count or option raises ``BadOptions`` naming 
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -36,7 +37,7 @@ import pyspiel
 
 from recordroom.engine.errors import BadOptions
 from recordroom.rl.envs import IllegalIndex, SeatGame
-from recordroom.rl.spaces import check_game
+from recordroom.rl.spaces import check_game, check_options
 
 DEALS = 1000
 """How many equally likely seeds a chance node draws from (the deal, and every later draw)."""
@@ -180,6 +181,12 @@ class RecordRoomState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         table = self._table
+        if player < 0:
+            # Asked of a simultaneous node as a whole: OpenSpiel's flat joint actions, one per
+            # combination of the seats' choices (see _joint). No other node has them.
+            if player != pyspiel.PlayerId.SIMULTANEOUS or self.current_player() != player:
+                return []
+            return list(range(math.prod(len(self._legal_actions(p)) for p in range(table.players))))
         legal = table.game.legal_actions(self.engine_state, player)
         if not legal:
             return [table.wait] if len(self.engine_state.active) > 1 else []
@@ -194,6 +201,9 @@ class RecordRoomState(pyspiel.State):  # type: ignore[misc]
         if self.current_player() == pyspiel.PlayerId.CHANCE:
             if not 0 <= action < DEALS:
                 raise IllegalIndex(f"chance outcome {action!r} is outside 0..{DEALS - 1}")
+        elif self.current_player() == pyspiel.PlayerId.SIMULTANEOUS:
+            self._apply_actions(self._joint(action))
+            return
         else:
             self._check(self.current_player(), action)
         if self.engine_state is None:
@@ -214,6 +224,22 @@ class RecordRoomState(pyspiel.State):  # type: ignore[misc]
         for player, action in enumerate(actions):
             self._check(player, action)
         self._move(tuple((seat, int(actions[seat])) for seat in sorted(self.engine_state.active)))
+
+    def _joint(self, flat: int) -> list[int]:
+        """The seats' actions of a flat joint action, as OpenSpiel numbers them: the first
+        seat's choice is the lowest digit, each seat's digit counting its legal actions."""
+        total = len(self._legal_actions(pyspiel.PlayerId.SIMULTANEOUS))
+        if not 0 <= flat < total:
+            raise IllegalIndex(
+                f"{NAMES[self._table.game.info.name]}: joint action {flat!r} is outside "
+                f"0..{total - 1} at this simultaneous node"
+            )
+        actions = []
+        for player in range(self._table.players):
+            legal = self._legal_actions(player)
+            actions.append(legal[flat % len(legal)])
+            flat //= len(legal)
+        return actions
 
     def _check(self, player: int, action: int) -> None:
         """IllegalIndex, before anything changes, for an action the player may not take now."""
@@ -352,8 +378,9 @@ def openspiel_game(game: str, players: int, options: Mapping[str, Any] | None = 
     """A ``pyspiel.Game`` of ``"disc-cover"`` or ``"records"`` with that many players."""
     check_game(game, players)
     allowed = set(_DEFAULTS[game]) - {"players"}
-    for key in options or {}:
+    for key in options if isinstance(options, Mapping) else ():
         if key not in allowed:
             known = ", ".join(sorted(allowed))
             raise BadOptions(f"recordroom.rl: {game} has no option {key!r}; options: {known}")
+    check_options(game, players, options)  # a mapping, of values the game takes
     return pyspiel.load_game(NAMES[game], {"players": players, **(options or {})})

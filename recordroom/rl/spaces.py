@@ -107,6 +107,11 @@ def check_options(game: str, players: int, options: Mapping[str, Any] | None) ->
     """``BadOptions`` naming the game and the option when the game refuses ``options``."""
     from recordroom.games import load
 
+    if options is not None and not isinstance(options, Mapping):
+        raise BadOptions(
+            f"recordroom.rl: {game} options must be a mapping of option names to values, "
+            f"got {options!r}"
+        )
     try:
         load(game).new_state(players, 0, options)
     except BadOptions as error:

@@ -584,7 +584,9 @@ def _check_options(game: Game, options: JSONDict) -> None:
 FORCED_DELAY = 1.5
 """Seconds before the hub plays a phoneless seat's only legal action (the phones wait as long)."""
 
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("easy", "normal", "hard", "learned")
+"""Bot levels, in the order the table offers them (each only where the game has it: ``learned``
+only while a trained checkpoint is in use, see ``recordroom serve --learned``)."""
 
 
 def default_bot(game: Game) -> str:

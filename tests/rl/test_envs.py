@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import random
+import warnings
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
+from pettingzoo.utils.conversions import aec_to_parallel
 
 from recordroom.engine import BadOptions
 from recordroom.games import load
 from recordroom.rl import action_space, aec_env, encoder, gym_env, parallel_env
-from recordroom.rl.envs import IllegalIndex, SeatGame
+from recordroom.rl.envs import GYM_ID, IllegalIndex, RecordsSoloEnv, SeatGame
 
 # PettingZoo's API test recommends plain Box observations; a dict holding "observation" and
 # "action_mask" is the layout of its own classic board games, which it exempts by name.
@@ -43,7 +46,15 @@ def test_pettingzoo_api_and_seed_tests(
 
 def test_gymnasium_check_env() -> None:
     env = gym_env("records")
-    check_env(env.unwrapped)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # not even a warning (a wrapped env would get one)
+        check_env(env)
+    fresh = gym_env("records")
+    for early in (lambda: fresh.step(0), fresh.render):
+        with pytest.raises(gymnasium.error.ResetNeeded):
+            early()
+    made = gymnasium.make(GYM_ID)
+    assert isinstance(made.unwrapped, RecordsSoloEnv)
     obs, _ = env.reset(seed=3)
     assert obs["observation"].shape == env.observation_space["observation"].shape  # type: ignore[index]
     assert isinstance(env.render(), str)
@@ -74,6 +85,69 @@ def test_a_seed_gives_identical_episodes(game: str, players: int) -> None:
     other, _ = play_parallel(parallel_env(game, players), seed=12, policy_seed=5)
     first = one[0]["seat_0"]["observation"]
     assert not np.array_equal(first, other[0]["seat_0"]["observation"])
+
+
+def test_a_seed_given_to_reset_outranks_the_one_given_to_the_env() -> None:
+    """Later resets without a seed draw from a generator seeded by the last seed given."""
+    game = load("records")
+    told = aec_env("records", 2, seed=5)
+    told.reset(seed=9)
+    assert game.dumps(told.table.state) == game.dumps(game.new_state(2, 9))
+    told.reset()
+    made = aec_env("records", 2, seed=9)
+    made.reset()
+    made.reset()
+    assert game.dumps(told.table.state) == game.dumps(made.table.state)
+    assert game.dumps(told.table.state) != game.dumps(game.new_state(2, 5))
+    par = parallel_env("records", 2, seed=5)
+    par.reset(seed=9)
+    par.reset()
+    assert game.dumps(par.table.state) == game.dumps(made.table.state)
+
+
+def test_seeds_and_indices_are_integers_never_taken_for_one() -> None:
+    for seed in (1.5, "3", -1, True):
+        with pytest.raises(BadOptions, match="seed"):
+            aec_env("records", 2, seed=seed)  # type: ignore[arg-type]
+        with pytest.raises(BadOptions, match="seed"):
+            parallel_env("records", 2).reset(seed=seed)  # type: ignore[arg-type]
+        with pytest.raises(BadOptions, match="seed"):
+            gym_env("records").reset(seed=seed)  # type: ignore[arg-type]
+    env = aec_env("records", 2, seed=1, illegal_action="raise")
+    env.reset()
+    saved = env.table.game.dumps(env.table.state)
+    legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+    for look_alike in (True, float(legal), np.float32(legal), np.bool_(True), str(legal)):
+        with pytest.raises(IllegalIndex, match="not an action index"):
+            env.step(look_alike)
+    assert env.table.game.dumps(env.table.state) == saved
+    env.step(np.array(legal))  # numpy integers, 0-d arrays included, are indices
+    assert env.table.game.dumps(env.table.state) != saved
+
+
+def test_options_that_are_not_a_mapping_are_named() -> None:
+    for options in ("edition", ["edition"], 3):
+        for make in (
+            lambda o: aec_env("records", 2, o),
+            lambda o: parallel_env("records", 2, o),
+            lambda o: gym_env("records", o),
+        ):
+            with pytest.raises(BadOptions, match="options must be a mapping"):
+                make(options)
+
+
+def test_only_disc_cover_says_pettingzoo_may_turn_its_aec_env_parallel() -> None:
+    """Records' seats mark in steps of their own, not in turn: aec_to_parallel cannot run it."""
+    assert aec_env("records", 2).metadata["is_parallelizable"] is False
+    env = aec_to_parallel(aec_env("disc-cover", 3, seed=4))
+    obs, _ = env.reset(seed=4)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        if not env.agents:
+            break
+        actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in env.agents}
+        obs, _, _, _, _ = env.step(actions)
+    assert env.unwrapped.table.state.turn > 0
 
 
 def test_a_game_ends_with_the_contract_returns() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import Any
 
 import numpy as np
@@ -32,9 +34,22 @@ def test_openspiel_random_simulation(
     )
 
 
-def test_registered_names_load_with_parameters() -> None:
-    import recordroom.rl.openspiel  # noqa: F401  (registers the games)
+def test_importing_the_package_registers_the_games() -> None:
+    """In a fresh interpreter: ``import recordroom.rl`` is enough for OpenSpiel and Gymnasium."""
+    program = (
+        "import gymnasium, pyspiel, recordroom.rl\n"
+        "print(pyspiel.load_game('python_recordroom_records').num_players())\n"
+        "print(pyspiel.load_game('python_recordroom_disc_cover', {'players': 5}).num_players())\n"
+        "print(type(gymnasium.make('recordroom/RecordsSolo-v0').unwrapped).__name__)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["2", "5", "RecordsSoloEnv"]
 
+
+def test_registered_names_load_with_parameters() -> None:
     game = pyspiel.load_game("python_recordroom_records", {"players": 3})
     assert game.num_players() == 3
     assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
@@ -152,6 +167,38 @@ def test_bad_setups_name_the_problem() -> None:
         openspiel_game("records", 2, {"speed": 2})
     with pytest.raises(BadOptions, match="disc-cover: variant"):
         openspiel_game("disc-cover", 4, {"variant": "solo"})
+    # Values of the wrong type are the game's to name too, not OpenSpiel's parameter check.
+    with pytest.raises(BadOptions, match=r"disc-cover: variant must be .* got 1"):
+        openspiel_game("disc-cover", 4, {"variant": 1})
+    with pytest.raises(BadOptions, match="records: no edition named"):
+        openspiel_game("records", 2, {"edition": 3})
+    with pytest.raises(BadOptions, match="options must be a mapping"):
+        openspiel_game("records", 2, "edition")  # type: ignore[arg-type]
+
+
+def test_a_simultaneous_node_takes_flat_joint_actions_as_openspiel_numbers_them() -> None:
+    """Asked as a whole, a simultaneous node lists one action per combination of the seats'
+    choices (the first seat's the lowest digit), and applying one plays that combination."""
+    game = openspiel_game("disc-cover", 3)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    assert state.current_player() == pyspiel.PlayerId.SIMULTANEOUS
+    each = [state.legal_actions(p) for p in range(3)]
+    flat = state.legal_actions()
+    assert flat == list(range(len(each[0]) * len(each[1]) * len(each[2])))
+    for index in (0, 5, flat[-1]):
+        digits, rest = [], index
+        for legal in each:
+            digits.append(legal[rest % len(legal)])
+            rest //= len(legal)
+        one, other = state.clone(), state.clone()
+        one.apply_action(index)
+        other.apply_actions(digits)
+        assert str(one) == str(other) and one.own_actions == other.own_actions
+    before = str(state)
+    with pytest.raises(IllegalIndex, match=r"joint action 64 is outside 0\.\.63"):
+        state.apply_action(len(flat))
+    assert str(state) == before
 
 
 def test_an_action_outside_the_legal_ones_is_refused_and_changes_nothing() -> None:

@@ -22,11 +22,19 @@ def test_a_learned_bot_is_seated_only_with_a_checkpoint(
     url = f"/api/rooms/{code}/bots"
     refused = client.post(url, headers=host(host_token), json={"level": "learned"})
     assert refused.status_code == 422 and refused.json()["code"] == "bot/level"
+
+    def levels() -> list[str]:
+        """The levels the table offers a Records bot (GET /api/games)."""
+        games = {g["name"]: g for g in client.get("/api/games").json()}
+        return list(games["records"]["levels"])
+
+    assert levels() == ["easy", "normal", "hard"]
     monkeypatch.delenv(CHECKPOINT_ENV, raising=False)
     try:
         assert not use_learned(tmp_path / "missing.npz")
         assert "learned" not in GAME.info.agent_kinds
         assert use_learned(tmp_path / "run" / "policy.npz")
+        assert levels() == ["easy", "normal", "hard", "learned"]
         seated = client.post(url, headers=host(host_token), json={"level": "learned"})
         assert seated.status_code == 200, seated.text
         hub = client.app.state.hub  # type: ignore[attr-defined]

@@ -389,7 +389,14 @@ function renderBoards(state) {
 
 // ---- the host's controls in play: seats to bots and back, a new phone, levels, the timer --------
 
-const LEVELS = ["easy", "normal", "hard"];
+// The levels this server offers a Records bot (`learned` too when it has a trained policy).
+let levels = ["easy", "normal", "hard"];
+api("GET", "/api/games")
+  .then((games) => {
+    const records = games.find((g) => g.name === "records");
+    if (records?.levels?.length) levels = records.levels;
+  })
+  .catch(() => {});
 
 function seatControls(state, seat) {
   if (!hostToken || state.status !== "playing") return null;
@@ -404,7 +411,7 @@ function seatControls(state, seat) {
       "data-level-seat": String(seat.seat),
       onchange: (event) => api("POST", path, { level: event.target.value }, hostToken).catch(fail),
     },
-    LEVELS.map((l) =>
+    levels.map((l) =>
       el(
         "option",
         { value: l, selected: (seat.level || "normal") === l ? "" : null },
