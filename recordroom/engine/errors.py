@@ -36,6 +36,8 @@ class Code(StrEnum):
     MESSAGE_INVALID = "message/invalid"
     REQUEST_INVALID = "request/invalid"
     REQUEST_TOO_LARGE = "request/too_large"
+    REQUEST_NOT_FOUND = "request/not_found"
+    REQUEST_METHOD = "request/method"
     ROOM_NOT_FOUND = "room/not_found"
     ROOM_STARTED = "room/started"
     ROOM_NOT_STARTED = "room/not_started"

@@ -35,12 +35,12 @@ from recordroom.server.deps import (
     lang_of,
     limit,
 )
-from recordroom.server.errors import ServerError
-from recordroom.server.hub import Hub
+from recordroom.server.errors import ServerError, ours
+from recordroom.server.hub import LEVELS, Hub
 from recordroom.server.middleware import MAX_BODY_BYTES, BodyLimit
-from recordroom.server.music import Jukebox, Senses
+from recordroom.server.music import SOURCES, Jukebox, Senses
 from recordroom.server.pages import Pages
-from recordroom.server.protocol import ErrorCode
+from recordroom.server.protocol import CLIENT_TYPES, ErrorCode, field_path
 from recordroom.server.ratelimit import window_for
 from recordroom.server.routes import games as games_routes
 from recordroom.server.routes import media, music, pages, rooms, seats
@@ -83,6 +83,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     names = settings.game_names if settings.game_names is not None else games.names()
     served = {name: settings.load_game(name) for name in names}
+    # The words a refusal may quote (see errors.spoken): everything else quoted is left out.
+    ours([*served, *SOURCES, *CLIENT_TYPES, *LEVELS, "standard"])
+    ours(
+        str(value)
+        for game in served.values()
+        for options in game.info.option_sets
+        for value in options.values()
+        if isinstance(value, str)
+    )
 
     songs = max((g.info.songs for g in served.values() if g.info.music), default=0)
     jukebox = Jukebox(settings.cache_dir or default_cache_dir(), settings.music_dirs, songs)
@@ -165,9 +174,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()
-        )
+        problems = "; ".join(f"{field_path(e['loc'])}: {e['msg']}" for e in error.errors())
         return error_response(ErrorCode.REQUEST_INVALID, problems, 422, lang_of(request))
 
     @app.exception_handler(HTTPException)
@@ -177,6 +184,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if error.status_code == 400:
             message = f"body: {error.detail}"
             return error_response(ErrorCode.REQUEST_INVALID, message, 422, lang_of(request))
+        # No route for the address or its method: a refusal with a code like every other.
+        if error.status_code == 404:
+            if request.url.path.startswith("/api/music/tracks/"):  # a path, not an id
+                message = "no track with that id"
+                return error_response(ErrorCode.MUSIC_NOT_FOUND, message, 404, lang_of(request))
+            message = "nothing is served at that address"
+            return error_response(ErrorCode.REQUEST_NOT_FOUND, message, 404, lang_of(request))
+        if error.status_code == 405:
+            message = "that address does not take this method"
+            answer = error_response(ErrorCode.REQUEST_METHOD, message, 405, lang_of(request))
+            answer.headers.update(error.headers or {})  # Allow: what it does take
+            return answer
         return await http_exception_handler(request, error)
 
     # The room socket first: every phone's (re)connection is matched against the routes before

@@ -8,6 +8,7 @@ closure, so that each router is a plain module.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -114,3 +115,17 @@ HostToken = Annotated[str | None, Depends(host_token)]
 ServicesDep = Annotated[Services, Depends(services_of)]
 JOINS = Depends(count_join)
 LOOKUPS = Depends(count_lookup)
+
+MAX_OPTIONS_BYTES = 8 * 1024
+"""A room's ``options`` (as compact JSON) may take at most this much."""
+MAX_MUSIC_BYTES = 8 * 1024
+"""A room's ``music`` settings (as compact JSON) may take at most this much."""
+
+
+def cap(field: str, value: Any, limit: int) -> None:
+    """Refuses a request field whose compact JSON is over ``limit`` bytes (413)."""
+    size = len(json.dumps(value, separators=(",", ":")).encode())
+    if size > limit:
+        raise ServerError(
+            ErrorCode.REQUEST_TOO_LARGE, f"{field} are limited to {limit} bytes (got {size})", 413
+        )

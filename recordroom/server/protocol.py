@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from recordroom.engine.errors import Code
+from recordroom.server.errors import spoken
 
 ErrorCode = Code
 """The server's name for :class:`recordroom.engine.errors.Code`, the one vocabulary of codes."""
@@ -31,6 +32,8 @@ class ErrorOut(Model):
 
     code: str = Field(examples=[Code.ROOM_NOT_FOUND])
     message: str = Field(examples=["no room with code ABCD"])
+
+    spoken = field_validator("message")(spoken)  # never what was sent, at most 200 characters
 
 
 class GameOut(Model):
@@ -249,6 +252,8 @@ class ErrorMessage(Model):
     code: str
     message: str
 
+    spoken = field_validator("message")(spoken)  # never what was sent, at most 200 characters
+
 
 class PongMessage(Model):
     """The answer to a ping."""
@@ -298,3 +303,20 @@ ClientMessage = Annotated[
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = ("act", "ping", "playing", "hold", "take_back")
+
+
+def field_path(loc: tuple[int | str, ...]) -> str:
+    """Where a validation error is, as a client may read it: indices and the names of fields the
+    protocol has; any other name is one the client made up, and is not repeated (``…``)."""
+    return ".".join(str(p) if isinstance(p, int) or p in _FIELDS else "…" for p in loc)
+
+
+def _field_names(model: type[BaseModel]) -> set[str]:
+    names = set(model.model_fields)
+    for sub in model.__subclasses__():
+        names |= _field_names(sub)
+    return names
+
+
+_FIELDS = _field_names(Model) | {"body", "query", "path", "header"}
+"""Every field name of the protocol's models (and where FastAPI finds a request's parts)."""

@@ -701,7 +701,9 @@ class Room:
         async def change() -> None:
             music = self.music
             if music is None or not music.queue:
-                raise ServerError(ErrorCode.MUSIC_INVALID, "this room plays no music from the app")
+                raise ServerError(
+                    ErrorCode.MUSIC_INVALID, "this room plays no music from the app", 422
+                )
             await self._commit(SetMusic(self.code, {**music.stored(), "skips": music.skips + 1}))
             music.skips += 1
             self._changed()

@@ -34,6 +34,7 @@ from recordroom.server.protocol import (
     PlayingMessage,
     PongMessage,
     TakeBackMessage,
+    field_path,
 )
 from recordroom.server.room import Role, Room
 
@@ -45,8 +46,6 @@ MAX_QUEUED_BYTES = 2 * 1024 * 1024
 """Unsent bytes a client may have waiting before it is dropped."""
 MAX_QUEUED_MESSAGES = 500
 """Unsent messages a client may have waiting before it is dropped."""
-MAX_ERROR_TEXT = 200
-"""Error messages are cut to this many characters: they never echo what was sent."""
 MAX_JSON_DEPTH = 16
 """Client messages nested deeper than this are ``message/malformed``."""
 
@@ -246,9 +245,23 @@ async def room_socket(websocket: WebSocket) -> None:
     try:
         while not pump.done():
             try:
-                text = await websocket.receive_text()
-            except (WebSocketDisconnect, RuntimeError, KeyError):
+                received = await websocket.receive()
+            except (WebSocketDisconnect, RuntimeError):
                 break
+            if received["type"] == "websocket.disconnect":
+                break
+            text = received.get("text")
+            if (
+                text is None
+            ):  # a binary frame: not a message of this protocol, but no reason to hang up
+                text = i18n.error_message(
+                    lang,
+                    ErrorCode.MESSAGE_MALFORMED,
+                    "messages are JSON in text frames, not binary",
+                )
+                binary = ErrorMessage(code=ErrorCode.MESSAGE_MALFORMED, message=text)
+                connection.send(binary.model_dump())
+                continue
             await handle(room, connection, text, services.settings.max_message_bytes)
     finally:
         room.disconnect(connection)
@@ -260,13 +273,6 @@ async def room_socket(websocket: WebSocket) -> None:
 router.add_websocket_route("/ws/{code}", room_socket)
 
 _TOO_DEEP = object()
-
-
-def _field_name(part: Any) -> str:
-    """A field name of an error location, as long as it is one a client may know (no echo)."""
-    if isinstance(part, int) or (isinstance(part, str) and part.isidentifier() and len(part) < 13):
-        return str(part)
-    return "?"
 
 
 def _too_deep(value: Any, limit: int) -> bool:
@@ -288,9 +294,9 @@ async def handle(room: Room, connection: Connection, text: str, max_bytes: int) 
     def refuse(code: str, message: str) -> None:
         # Never more than a short sentence back, whatever was sent (a reader that does not read
         # must not be able to make its own error replies pile up).
+        # (ErrorMessage leaves out what was sent and cuts the text to 200 characters.)
         message = i18n.error_message(connection.lang, code, message)
-        short = message if len(message) <= MAX_ERROR_TEXT else message[: MAX_ERROR_TEXT - 1] + "…"
-        connection.send(ErrorMessage(code=code, message=short).model_dump())
+        connection.send(ErrorMessage(code=code, message=message).model_dump())
 
     if len(text) > max_bytes or len(text.encode()) > max_bytes:
         refuse(ErrorCode.MESSAGE_TOO_LARGE, f"messages are limited to {max_bytes} bytes")
@@ -319,8 +325,7 @@ async def handle(room: Room, connection: Connection, text: str, max_bytes: int) 
         message = _client_message.validate_python(raw)
     except ValidationError as error:
         problems = "; ".join(
-            f"{'.'.join(_field_name(p) for p in e['loc'][1:]) or 'message'}: {e['msg']}"
-            for e in error.errors()
+            f"{field_path(e['loc'][1:]) or 'message'}: {e['msg']}" for e in error.errors()
         )
         refuse(ErrorCode.MESSAGE_MALFORMED, problems)
         return

@@ -334,7 +334,12 @@ class SqliteStore(OneWriteShorthands):
         try:
             self._open()
         except sqlite3.DatabaseError as error:
+            # Moved while the failed connection still holds the files: closing it first would let
+            # SQLite delete the -wal, part of what was damaged.
             self.moved_aside = self._move_aside(error)
+            failed: sqlite3.Connection | None = getattr(self, "_db", None)
+            if failed is not None:
+                failed.close()
             self._open()
 
     def _move_aside(self, error: sqlite3.DatabaseError) -> Path:
@@ -356,11 +361,7 @@ class SqliteStore(OneWriteShorthands):
     def _open(self) -> None:
         # Every write comes from the writer's thread; reads at start come from the caller's.
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        try:
-            self._prepare()
-        except sqlite3.DatabaseError:
-            self._db.close()
-            raise
+        self._prepare()  # a DatabaseError leaves the connection open (see __init__)
 
     def _prepare(self) -> None:
         self._db.execute("PRAGMA journal_mode=WAL")

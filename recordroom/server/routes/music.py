@@ -9,7 +9,15 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
 
-from recordroom.server.deps import ERRORS, LOOKUPS, HostToken, HubDep, ServicesDep
+from recordroom.server.deps import (
+    ERRORS,
+    LOOKUPS,
+    MAX_MUSIC_BYTES,
+    HostToken,
+    HubDep,
+    ServicesDep,
+    cap,
+)
 from recordroom.server.protocol import MusicSettings
 
 router = APIRouter()
@@ -33,6 +41,7 @@ async def music_catalogue(services: ServicesDep) -> dict[str, Any]:
 @router.post("/api/music/check", responses=ERRORS)
 async def music_check(body: MusicSettings, services: ServicesDep) -> dict[str, Any]:
     """Checks music settings as room creation would; says how many tracks and if they repeat."""
+    cap("music", body.model_dump(), MAX_MUSIC_BYTES)
     return await asyncio.to_thread(services.jukebox.check, body)
 
 

@@ -14,7 +14,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from recordroom import i18n
 from recordroom.engine.game import Game
 from recordroom.server.codes import normalise_code
-from recordroom.server.deps import WEB_DIR, ServicesDep, services_of
+from recordroom.server.deps import WEB_DIR, ServicesDep, count_lookup, services_of
 from recordroom.server.docs_page import DOCS_HTML
 from recordroom.server.errors import ServerError
 from recordroom.server.protocol import ErrorCode
@@ -37,6 +37,8 @@ def page_file(folder: str | None, page: str) -> FileResponse:
 def page_of(request: Request, code: str | None, page: str) -> FileResponse:
     """The page of the room's game (the default pages for no room, an unknown one, or a game
     without pages of its own)."""
+    if code:
+        count_lookup(request)  # a page that depends on the room is a look-up like any other
     room = request.app.state.hub.rooms.get(normalise_code(code or ""))
     folder = room.game.info.pages if room is not None else None
     return page_file(folder or default_pages(services_of(request).games), page)

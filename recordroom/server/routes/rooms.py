@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
 from recordroom.engine.playout import replay
-from recordroom.server.deps import ERRORS, JOINS, LOOKUPS, HostToken, HubDep, ServicesDep
+from recordroom.server.deps import (
+    ERRORS,
+    JOINS,
+    LOOKUPS,
+    MAX_MUSIC_BYTES,
+    MAX_OPTIONS_BYTES,
+    HostToken,
+    HubDep,
+    ServicesDep,
+    cap,
+)
 from recordroom.server.errors import ServerError
 from recordroom.server.protocol import (
     AgainOut,
@@ -24,20 +33,6 @@ from recordroom.server.qr import qr_svg
 from recordroom.server.room import Room
 
 router = APIRouter()
-
-MAX_OPTIONS_BYTES = 8 * 1024
-"""A room's ``options`` (as compact JSON) may take at most this much."""
-MAX_MUSIC_BYTES = 8 * 1024
-"""A room's ``music`` settings (as compact JSON) may take at most this much."""
-
-
-def _cap(field: str, value: Any, limit: int) -> None:
-    """Refuses a request field whose compact JSON is over ``limit`` bytes (413)."""
-    size = len(json.dumps(value, separators=(",", ":")).encode())
-    if size > limit:
-        raise ServerError(
-            ErrorCode.REQUEST_TOO_LARGE, f"{field} are limited to {limit} bytes (got {size})", 413
-        )
 
 
 def join_url(request: Request, room: Room) -> str:
@@ -75,9 +70,9 @@ async def health(hub: HubDep) -> dict[str, Any]:
 @router.post("/api/rooms", status_code=201, responses=ERRORS, dependencies=[JOINS])
 async def create_room(body: CreateRoom, hub: HubDep) -> RoomCreated:
     """Opens a room for a game; the answer holds the host's token."""
-    _cap("options", body.options, MAX_OPTIONS_BYTES)
+    cap("options", body.options, MAX_OPTIONS_BYTES)
     if body.music is not None:
-        _cap("music", body.music.model_dump(), MAX_MUSIC_BYTES)
+        cap("music", body.music.model_dump(), MAX_MUSIC_BYTES)
     room = await hub.create(body.game, body.options, body.music, {"timer": body.timer})
     return RoomCreated(code=room.code, host_token=room.host_token)
 
