@@ -78,6 +78,10 @@ __all__ = [
 log = logging.getLogger("recordroom.server")
 
 
+_OVER_CAP = frozenset({"string_too_long", "too_long"})
+"""Pydantic's errors of a value longer than its field takes: ``request/too_large`` (413)."""
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The server application (see the module docstring)."""
     settings = settings or Settings()
@@ -174,7 +178,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(f"{field_path(e['loc'])}: {e['msg']}" for e in error.errors())
+        errors = error.errors()
+        problems = "; ".join(f"{field_path(e['loc'])}: {e['msg']}" for e in errors)
+        if all(e["type"] in _OVER_CAP for e in errors):  # a field over its own cap (a name)
+            return error_response(ErrorCode.REQUEST_TOO_LARGE, problems, 413, lang_of(request))
         return error_response(ErrorCode.REQUEST_INVALID, problems, 422, lang_of(request))
 
     @app.exception_handler(HTTPException)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
+from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from recordroom import i18n
 from recordroom.server.protocol import ErrorCode
 
 MAX_BODY_BYTES = 64 * 1024
@@ -29,7 +31,7 @@ class BodyLimit:
             return
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await self._refuse(send)
+            await self._refuse(scope, send)
             return
         if declared is not None:
             await self.app(scope, receive, send)  # the server reads no more than declared
@@ -44,7 +46,7 @@ class BodyLimit:
             parts.append(message.get("body", b""))
             size += len(parts[-1])
             if size > self.limit:
-                await self._refuse(send)
+                await self._refuse(scope, send)
                 return
             if not message.get("more_body", False):
                 break
@@ -60,13 +62,15 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _refuse(self, send: Send) -> None:
-        body = json.dumps(
-            {
-                "code": ErrorCode.REQUEST_TOO_LARGE,
-                "message": f"bodies are limited to {self.limit} bytes",
-            }
-        ).encode()
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        # In the receiver's language, as every refusal (?lang=, else Accept-Language).
+        request = Request(scope)
+        lang = i18n.supported(request.query_params.get("lang")) or i18n.negotiate(
+            request.headers.get("accept-language")
+        )
+        code = ErrorCode.REQUEST_TOO_LARGE
+        message = i18n.error_message(lang, code, f"bodies are limited to {self.limit} bytes")
+        body = json.dumps({"code": code, "message": message}).encode()
         await send(
             {
                 "type": "http.response.start",

@@ -130,3 +130,16 @@ def test_a_database_moved_aside_keeps_its_wal(tmp_path: Path) -> None:
         assert aside.with_name(aside.name + "-wal").read_bytes() == wal
     finally:
         store.close()
+
+
+def test_a_field_over_its_cap_is_too_large_in_the_receivers_language(client: TestClient) -> None:
+    code, _, _ = new_room(client, TOY_NAME, 0)
+    long_name = client.post(f"/api/rooms/{code}/seats", json={"name": "N" * 25})
+    assert (long_name.status_code, long_name.json()["code"]) == (413, "request/too_large")
+    assert client.get(f"/api/rooms/{code}").json()["seats"] == []
+    big = {"game": TOY_NAME, "options": {"pad": "x" * 70_000}}
+    chinese = client.post("/api/rooms?lang=zh-CN", json=big)
+    assert (chinese.status_code, chinese.json()["code"]) == (413, "request/too_large")
+    assert chinese.json()["message"] == "请求太大了。"
+    asked = client.post("/api/rooms", json=big, headers={"Accept-Language": "zh-CN,zh;q=0.9"})
+    assert asked.json()["message"] == "请求太大了。"
