@@ -1,6 +1,8 @@
 """``recordroom train records``: a learned Records agent, trained on the AEC env with numpy alone.
 
-Two phases share the step budget ``--steps`` (env steps: accepted actions of every seat):
+Two phases share the step budget ``--steps`` (env steps: accepted actions of every seat; games
+are played whole, a batch of them at a time, so a run ends at the first batch that reaches the
+budget and the report gives the steps trained):
 
 1. **imitation** (``--imitation``, default half the steps): greedy bots play each other in the
    AEC env and the policy learns to pick what they pick (cross-entropy over the legal actions);
@@ -51,7 +53,13 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     parser.add_argument("game", help="the game: records")
     parser.add_argument("--players", type=int, default=2, help="2 to 6 (default 2)")
-    parser.add_argument("--steps", type=int, default=200_000, help="env steps (default 200000)")
+    parser.add_argument(
+        "--steps",
+        type=int,
+        default=200_000,
+        help="env steps (default 200000); games are played whole, a batch at a time, so a run "
+        "may go past it by up to one batch of games (the report says how many were trained)",
+    )
     parser.add_argument("--out", type=Path, default=Path("runs/learned"), help="output folder")
     parser.add_argument("--seed", type=int, default=0, help="seed of games and weights")
     parser.add_argument("--hidden", type=int, default=64, help="hidden units (default 64)")
