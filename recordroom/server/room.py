@@ -152,6 +152,9 @@ class Room:
     round_began: float | None = None
     """When (``time.monotonic``) the current round's timer started; None while it does not run."""
     decided_by_timer: set[Seat] = field(default_factory=set)
+    timed_out_before: tuple[int, frozenset[Seat]] = (0, frozenset())
+    """The seats the timer decided for in the round that ended last, and the version it ended
+    at: their late taps for it (made on an older version) are told ``turn/timed_out``."""
     """The seats whose choice in this round the timer gave to their bot."""
     shared: bool = False
     """Whether other server processes serve the room too (``recordroom serve --cluster``):
@@ -535,7 +538,10 @@ class Room:
             )
         if version is not None and self.seats[seat].bot:
             raise ServerError(ErrorCode.SEAT_BOT, "a bot plays this seat now; ask the host")
-        if version is not None and seat in self.decided_by_timer:
+        ended_at, timed_out = self.timed_out_before
+        if version is not None and (
+            seat in self.decided_by_timer or (seat in timed_out and version < ended_at)
+        ):
             raise ServerError(
                 ErrorCode.TURN_TIMED_OUT,
                 "time ran out: your bot made this round's choice for you; the next is yours",
@@ -661,6 +667,9 @@ class Room:
     def _new_round(self) -> None:
         self.round_no += 1
         self.round_began = None if self.listening else time.monotonic()
+        if self.decided_by_timer or self.version != self.timed_out_before[0]:
+            # (A round that opens again at the same version, once its song plays, keeps them.)
+            self.timed_out_before = (self.version, frozenset(self.decided_by_timer))
         self.decided_by_timer = set()
 
     def timer_remaining(self) -> float | None:

@@ -73,3 +73,29 @@ def test_a_seat_without_a_phone_plays_its_only_action_by_itself(client: TestClie
         assert len(after["legal_actions"]) == 1  # seat 0 has its phone: it bids itself
         first.send({"type": "act", "version": 7, "action": after["legal_actions"][0]})
         assert _state_where(first, lambda m: m["status"] == "over")["version"] == 8
+
+
+def test_a_late_tap_after_the_timer_ended_the_round_is_told_it_timed_out(
+    client: TestClient,
+) -> None:
+    """The bots vote at once; the phone does not. When its timer runs out (made to run out at
+    once here), its bot votes for it and the round ends; the phone's vote, made on the state it
+    still shows, is then a late tap: ``turn/timed_out``, not a stale action."""
+    code, host_token, tokens = new_room(client, "disc-cover", 1)
+    for _ in range(2):
+        client.post(f"/api/rooms/{code}/bots", headers=host(host_token))
+    client.post(f"/api/rooms/{code}/timer", json={"seconds": 60}, headers=host(host_token))
+    client.post(f"/api/rooms/{code}/start", headers=host(host_token))
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/{code}?token={tokens[0]}") as ws:
+        phone = Socket(ws)
+        phone.recv_state()
+        waiting = _state_where(phone, lambda m: m["version"] == 2)  # both bots have voted
+        assert waiting["view"]["turn"] == 1 and waiting["legal_actions"]
+        room = hub.get(code)
+        hub._loop.call_soon_threadsafe(hub._timer_ran_out, room, room.round_no)
+        ended = _state_where(phone, lambda m: m["version"] == 3)
+        assert ended["view"]["turn"] == 2 or ended["view"]["phase"] != waiting["view"]["phase"]
+        phone.send({"type": "act", "version": 2, "action": waiting["legal_actions"][0]})
+        assert _next_error(phone) == "turn/timed_out"
+        assert client.get(f"/api/rooms/{code}").json()["version"] == 3
