@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from recordroom.games import load
@@ -20,6 +22,25 @@ def test_the_seat_sees_the_same_table_in_every_determinisation(name: str) -> Non
                 assert game.view(drawn, seat) == view
                 for other in drawn.active:  # the drawn state can be played on
                     assert game.legal_actions(drawn, other)
+
+
+def test_records_solo_sees_the_same_table_in_every_determinisation() -> None:
+    """Solo too, at every step of whole games: also once the card is marked and only ``done``
+    (or ``undo``) is left, where the view still lists the seat as marking."""
+    game = load("records")
+    rng = random.Random(7)
+    marked_and_waiting = 0
+    for game_seed in range(6):
+        state = game.new_state(1, game_seed)
+        while not game.is_over(state):
+            view = game.view(state, 0)
+            drawn = game.determinize(view, 0, game_seed)  # type: ignore[attr-defined]
+            assert game.view(drawn, 0) == view
+            assert game.legal_actions(drawn, 0) == game.legal_actions(state, 0)
+            marked_and_waiting += view["marking"] == [0] and view["you"]["played"] is None
+            legal = game.legal_actions(state, 0)
+            state = game.apply(state, 0, legal[rng.randrange(len(legal))])
+    assert marked_and_waiting > 0
 
 
 def test_disc_cover_hidden_votes_and_deck_vary_with_the_seed() -> None:

@@ -48,7 +48,10 @@ def _marking_for(view: dict[str, Any]) -> Marking:
     if isinstance(reason, str):
         return Marking(reason)
     if view["players"] == 1:
-        return Marking.SOLO if view["you"]["played"] is not None else Marking.SOLO_GOAL
+        # Marking a played card ends with ``done``, and the view lists the seat as marking until
+        # then, also once the card is marked; a claimed goal's marking does not.
+        undoable = view["you"]["played"] is not None or view.get("marking") is not None
+        return Marking.SOLO if undoable else Marking.SOLO_GOAL
     if any(view["hand_sizes"]):
         return Marking.ROUND
     return Marking.PUBLIC if any(c == 1 for c in view["claims"]) else Marking.PRIVATE
