@@ -18,6 +18,7 @@ import orjson
 import pytest
 
 from recordroom.engine import (
+    BadOptions,
     Game,
     GameOver,
     IllegalAction,
@@ -338,6 +339,9 @@ def test_info_and_bad_setup(name: str) -> None:
             game.new_state(players, 1, dict(info.option_sets[0]))
     with pytest.raises(ValueError):
         game.new_state(info.min_players, 1, {"__no_such_option__": True})
+    for seed in (None, 1.5, "3", True):  # a game is its seed: None would be the clock's
+        with pytest.raises(BadOptions):
+            game.new_state(info.min_players, seed, dict(info.option_sets[0]))  # type: ignore[arg-type]
     for text in ("", "{}", "[1, 2]", '{"game": "nope"}'):
         with pytest.raises(ValueError):
             game.loads(text)

@@ -124,6 +124,9 @@ class RecordsGame:
         """A new game: decks shuffled, goals dealt, every seat choosing a lead singer colour."""
         if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 6:
             raise BadOptions(f"records: players must be 1 to 6, got {players!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            # None would seed from the clock: the same call would not give the same game.
+            raise BadOptions(f"records: seed must be a whole number, got {seed!r}")
         return flow.new_game(load_edition(_options(options)["edition"]), players, seed)
 
     def legal_actions(self, state: State, seat: Seat) -> tuple[Action, ...]:
