@@ -123,12 +123,13 @@ class DiscCover:
         return rules.max_decisions(players)
 
     def options_of(self, state: DiscCoverState) -> dict[str, Any]:
-        """The options the game was created with, defaults filled in."""
+        """The options the game was created with, defaults filled in: ``new_state`` with them and
+        the same seed deals the same game."""
         setup = state.setup
         return {
             "variant": setup.variant.value,
             "leader": setup.first_leader,
-            "sleeves": sorted(setup.deck),
+            "sleeves": rules.sleeves_given(setup),
         }
 
     def players_of(self, state: DiscCoverState) -> int:

@@ -112,6 +112,19 @@ def normalise_options(players: int, options: Mapping[str, Any] | None) -> dict[s
     return {"variant": variant.value, "leader": leader, "sleeves": sleeve_ids}
 
 
+def sleeves_given(setup: Setup) -> list[int]:
+    """The ``sleeves`` option in the order it was given, read back from the shuffled deck.
+
+    The deck is that list shuffled by the seed, and a shuffle moves places, not values: the same
+    shuffle of the places 0, 1, 2, ... says where each given sleeve went.
+    """
+    places, _ = rngmod.shuffled(range(len(setup.deck)), rngmod.seed_state(setup.seed))
+    given = [0] * len(setup.deck)
+    for sleeve, place in zip(setup.deck, places, strict=True):
+        given[place] = sleeve
+    return given
+
+
 def new_state(players: int, seed: int, options: Mapping[str, Any] | None = None) -> DiscCoverState:
     """A game ready for the first vote, the deck shuffled by ``seed``."""
     if not isinstance(seed, int) or isinstance(seed, bool):

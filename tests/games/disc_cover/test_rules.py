@@ -13,6 +13,7 @@ from recordroom.engine import (
     MalformedAction,
     NotYourTurn,
     random_playout,
+    replay,
 )
 from recordroom.games import load
 from recordroom.games.disc_cover.scoring import TIER_FLOORS, TIERS, tier, tier_ranges
@@ -334,3 +335,15 @@ def test_random_cooperative_scores_stay_in_range(players: int) -> None:
         result = GAME.result(state)
         assert 9 <= result["score"] <= 9 * players
         assert result["tier"] == tier(players, result["score"])
+
+
+def test_options_of_recreate_a_game_dealt_from_a_deck_given_in_any_order() -> None:
+    """A table's own sleeves, listed in any order: the options read back deal the same game, and
+    a whole game's log replays from them."""
+    game = load("disc-cover")
+    for sleeves in (list(range(100, 40, -1)), [7, 3, 99, 12, *range(20, 80)]):
+        state = game.new_state(4, 3, {"variant": "competitive", "sleeves": sleeves})
+        assert game.options_of(state)["sleeves"] == sleeves
+        assert game.new_state(4, 3, game.options_of(state)) == state
+        over, log = random_playout(game, 4, 3, {"sleeves": sleeves}, policy_seed=1)
+        assert replay(game, 4, 3, game.options_of(over), log) == over
