@@ -339,6 +339,10 @@ def test_info_and_bad_setup(name: str) -> None:
             game.new_state(players, 1, dict(info.option_sets[0]))
     with pytest.raises(ValueError):
         game.new_state(info.min_players, 1, {"__no_such_option__": True})
+    state = game.new_state(info.min_players, 1, dict(info.option_sets[0]))
+    for seat in (-1, info.min_players, "0", True, 1.0):  # a view of no seat: the engine's error
+        with pytest.raises(NotYourTurn):
+            game.view(state, seat)  # type: ignore[arg-type]
     for seed in (None, 1.5, "3", True):  # a game is its seed: None would be the clock's
         with pytest.raises(BadOptions):
             game.new_state(info.min_players, seed, dict(info.option_sets[0]))  # type: ignore[arg-type]

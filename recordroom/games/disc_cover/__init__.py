@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from recordroom.engine.agents import Agent, RandomAgent
-from recordroom.engine.errors import IllegalAction
+from recordroom.engine.errors import IllegalAction, NotYourTurn
 from recordroom.engine.game import Action, GameInfo, JSONDict, win_share_returns
 from recordroom.games.disc_cover import rules, views
 from recordroom.games.disc_cover.bots import LEVELS, ListeningAgent, Personality, senses
@@ -58,8 +58,11 @@ class DiscCover:
 
     def view(self, state: DiscCoverState, seat: int | None) -> dict[str, Any]:
         """What that seat (or the table, for None) may see."""
-        if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.setup.players):
-            raise ValueError(f"there is no seat {seat!r} in this {state.setup.players}-player game")
+        players = state.setup.players
+        if seat is not None and (
+            not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players
+        ):
+            raise NotYourTurn(f"disc-cover: no seat {seat!r} in this {players}-player game")
         return views.view(state, seat)
 
     def is_over(self, state: DiscCoverState) -> bool:

@@ -233,6 +233,13 @@ class RecordsGame:
 
     def view(self, state: State, seat: Seat | None) -> JSONDict:
         """What ``seat`` may know (``None``: the public table)."""
+        if seat is not None and (
+            (type(seat) is not int and (not isinstance(seat, int) or isinstance(seat, bool)))
+            or not 0 <= seat < state.players
+        ):
+            raise NotYourTurn(
+                f"records: there is no seat {seat!r} in this {state.players}-player game"
+            )
         return view(for_players(load_edition(state.edition), state.players), state, seat)
 
     def is_over(self, state: State) -> bool:
