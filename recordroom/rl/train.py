@@ -37,7 +37,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from recordroom.engine.agents import Agent
 from recordroom.games import load
 from recordroom.rl.envs import RecordRoomAEC
-from recordroom.rl.policy import Adam, LearnedAgent, Policy, save
+from recordroom.rl.policy import Adam, CheckpointError, LearnedAgent, Policy, save
 
 Sample = tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], int, int]
 """One decision: observation, mask, action index, seat."""
@@ -87,7 +87,10 @@ def run(args: argparse.Namespace) -> int:
         raise SystemExit(f"train: --eval-games must be 0 or more, got {args.eval_games}")
     console = Console(stderr=True)
     if args.evaluate is not None:
-        figures = evaluate(args.evaluate, args.players, args.eval_games, args.seed + 1_000_000)
+        try:
+            figures = evaluate(args.evaluate, args.players, args.eval_games, args.seed + 1_000_000)
+        except CheckpointError as error:  # its message starts with the path
+            raise SystemExit(f"train: --evaluate {error}") from None
         Console().print(json.dumps(figures, indent=1))
         return 0
     report = train(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import gc
 import io
+import math
 import os
 import socket
 import sys
@@ -34,6 +35,41 @@ WS_MAX_FRAME = 1 << 20
 over the app's own limit (``Settings.max_message_bytes``) get an error message instead."""
 
 
+def port_number(text: str) -> int:
+    """A ``--port`` value: 1 to 65535 (argparse turns the refusal into its ``error:`` line)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {port}")
+    return port
+
+
+def at_least_one(text: str) -> int:
+    """A count that must be 1 or more."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {count}")
+    return count
+
+
+def zero_or_more(text: str) -> float:
+    """A length of time that may be 0 but not negative (nor infinite, nor not a number)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, not {text}")
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
+
+
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Adds ``serve`` to the command line."""
     parser = commands.add_parser(
@@ -48,7 +84,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="address to listen on (default 0.0.0.0: phones on the local network can join; "
         "127.0.0.1 keeps it to this machine)",
     )
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="port to listen on")
+    parser.add_argument(
+        "--port",
+        type=port_number,
+        default=DEFAULT_PORT,
+        help=f"port to listen on, 1 to 65535 (default {DEFAULT_PORT})",
+    )
     parser.add_argument(
         "--data-dir", type=Path, default=Path("data"), help="folder of the rooms database"
     )
@@ -85,11 +126,15 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
-        "--bot-delay", type=float, default=0.8, help="seconds a bot waits before it moves"
+        "--bot-delay",
+        type=zero_or_more,
+        default=0.8,
+        metavar="SECONDS",
+        help="seconds a bot waits before it moves (default 0.8; 0: at once)",
     )
     parser.add_argument(
         "--open-after",
-        type=float,
+        type=zero_or_more,
         default=20.0,
         metavar="SECONDS",
         help="Disc Cover: a turn whose song the table has not reported playing opens by itself "
@@ -122,12 +167,17 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     parser.add_argument(
         "--keep-days",
-        type=float,
+        type=zero_or_more,
         default=30.0,
-        help="days a finished game is kept (lobbies nobody touched go after a day)",
+        metavar="DAYS",
+        help="days a finished game is kept (default 30; lobbies nobody touched go after a day)",
     )
     parser.add_argument(
-        "--max-rooms", type=int, default=10_000, help="rooms served at most (room/limit beyond)"
+        "--max-rooms",
+        type=at_least_one,
+        default=10_000,
+        metavar="N",
+        help="rooms served at most, 1 or more (default 10000; room/limit beyond)",
     )
     parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     parser.add_argument(

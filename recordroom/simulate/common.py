@@ -11,7 +11,9 @@ writes results.json and the plots (see :mod:`recordroom.simulate.report`).
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +23,12 @@ from recordroom.engine.game import Game
 from recordroom.simulate.runner import Job, agent_names, run_jobs
 
 
-def add_arguments(parser: argparse.ArgumentParser, default_agents: str) -> None:
-    """Adds the shared flags."""
+def add_arguments(
+    parser: argparse.ArgumentParser,
+    default_agents: str,
+    out_help: str = "write results.json and plots here",
+) -> None:
+    """Adds the shared flags (``out_help``: what ``--out`` writes, for a command that differs)."""
     parser.add_argument(
         "--agents",
         default=default_agents,
@@ -43,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser, default_agents: str) -> None:
         default=os.cpu_count() or 1,
         help="processes (default: every core)",
     )
-    parser.add_argument("--out", type=Path, default=None, help="write results.json and plots here")
+    parser.add_argument("--out", type=Path, default=None, metavar="DIR", help=out_help)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument(
         "--ray",
@@ -72,16 +78,39 @@ def parse_agents(game: Game, text: str, players: int) -> tuple[str, ...]:
     return specs
 
 
-def run(
-    game: Game, args: argparse.Namespace, options: dict[str, Any]
-) -> tuple[tuple[str, ...], list[dict[str, Any]]]:
-    """Checks the flags, plays the games; returns the seat agents and every game's outcome."""
+def check(args: argparse.Namespace) -> None:
+    """Refuses the counts and budgets no run can use: ``SystemExit`` saying which."""
     if args.games < 1:
         raise SystemExit("--games must be at least 1")
     if args.workers < 1:
         raise SystemExit("--workers must be at least 1")
+    if args.iterations < 1:
+        raise SystemExit("--iterations must be at least 1")
+    if args.seconds is not None and not (math.isfinite(args.seconds) and args.seconds > 0):
+        raise SystemExit("--seconds must be a number of seconds above 0")
+
+
+def check_out(out: Path | None) -> None:
+    """Makes the ``--out`` folder and tries a file in it, so that a folder that cannot be
+    written is refused (``SystemExit``) before the games are played, not after."""
+    if out is None:
+        return
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as error:
+        raise SystemExit(f"--out {out}: cannot write there ({error.strerror or error})") from None
+
+
+def run(
+    game: Game, args: argparse.Namespace, options: dict[str, Any]
+) -> tuple[tuple[str, ...], list[dict[str, Any]]]:
+    """Checks the flags, plays the games; returns the seat agents and every game's outcome."""
+    check(args)
     game.new_state(args.players, args.seed, options)  # refuses a bad setup before the work
     agents = parse_agents(game, args.agents, args.players)
+    check_out(args.out)
     jobs = [
         Job(
             game.info.name,

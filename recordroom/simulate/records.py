@@ -42,7 +42,12 @@ def register(games: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default="standard",
         help="the edition (a TOML file in the package's editions folder; default standard)",
     )
-    common.add_arguments(parser, "greedy")
+    common.add_arguments(
+        parser,
+        "greedy",
+        out_help="write results.json and plots here (with --ladder: ladder.json, the figures "
+        "of both matches)",
+    )
     parser.add_argument(
         "--ladder",
         action="store_true",
@@ -165,6 +170,15 @@ def run_ladder(args: argparse.Namespace) -> int:
     """The ladder: both matches, their win rates and every bot's decision times."""
     from recordroom.simulate.ladder import greedy_jobs, ismcts_jobs, run_match
 
+    common.check(args)
+    common.check_out(args.out)
+    if args.ladder_log is not None:
+        try:
+            args.ladder_log.open("a", encoding="utf-8").close()
+        except OSError as error:
+            raise SystemExit(
+                f"--ladder-log {args.ladder_log}: cannot write there ({error.strerror or error})"
+            ) from None
     seconds = 1.0 if args.seconds is None else args.seconds
     quiet = args.quiet
     matches = {

@@ -190,3 +190,19 @@ def test_the_sleeves_command_checks_a_pack_and_writes_a_booklet(
     assert "at least 36" in capsys.readouterr().err
     assert main(["sleeves", "booklet", str(tmp_path / "b.html")]) == 0
     assert (tmp_path / "b.html").read_text().count("<li ") == 100
+
+
+@pytest.mark.parametrize(
+    ("verb", "flag", "value"),
+    [("export", "--size", "0"), ("export", "--size", "-8"), ("contact-sheet", "--thumb", "0")],
+)
+def test_the_sleeves_command_refuses_a_side_below_one_pixel(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], verb: str, flag: str, value: str
+) -> None:
+    target = tmp_path / ("sleeves" if verb == "export" else "sheet.png")
+    with pytest.raises(SystemExit) as stopped:
+        main(["sleeves", verb, str(target), flag, value])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert f"recordroom sleeves {verb}: error: argument {flag}: must be at least 1 pixel" in err
+    assert not target.exists()  # nothing half-written

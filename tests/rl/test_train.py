@@ -119,3 +119,14 @@ def test_train_command_refuses_bad_flags(tmp_path: Path) -> None:
     ):
         with pytest.raises(SystemExit, match=message):
             main(["train", *flags, "--out", str(tmp_path)])
+
+
+def test_evaluate_refuses_a_missing_or_broken_checkpoint_in_one_line(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.npz"
+    broken.write_text("not weights")
+    for path in (tmp_path / "missing.npz", broken):
+        with pytest.raises(SystemExit) as stopped:
+            main(["train", "records", "--evaluate", str(path), "--eval-games", "1"])
+        message = str(stopped.value.code)
+        assert message.startswith(f"train: --evaluate {path}: not a Record Room checkpoint")
+        assert "\n" not in message

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -53,3 +54,72 @@ def test_old_records_flags_still_work(capsys: pytest.CaptureFixture[str]) -> Non
 def test_unknown_agents_are_refused() -> None:
     with pytest.raises(SystemExit, match="unknown agent"):
         main(["simulate", "records", "--games", "1", "--agents", "wizard", "--quiet"])
+
+
+LADDER = ["simulate", "records", "--ladder", "--quiet", "--workers", "1"]
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        ([*LADDER, "--games", "0"], "--games must be at least 1"),
+        ([*LADDER, "--games", "-2"], "--games must be at least 1"),
+        ([*LADDER, "--games", "1", "--workers", "0"], "--workers must be at least 1"),
+        ([*LADDER, "--games", "1", "--seconds", "0"], "--seconds must be a number of seconds"),
+        ([*LADDER, "--games", "1", "--seconds", "-1"], "--seconds must be a number of seconds"),
+        (
+            ["simulate", "records", "--games", "1", "--players", "2", "--agents", "ismcts",
+             "--iterations", "0", "--workers", "1", "--quiet"],
+            "--iterations must be at least 1",
+        ),
+        (
+            ["simulate", "records", "--games", "1", "--players", "2", "--agents", "random",
+             "--seconds", "-1", "--workers", "1", "--quiet"],
+            "--seconds must be a number of seconds",
+        ),
+    ],
+)  # fmt: skip
+def test_counts_and_budgets_no_run_can_use_are_refused(
+    flags: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit, match=message):
+        main(flags)
+    assert capsys.readouterr().out == ""  # no table, not even an empty one
+
+
+@pytest.mark.parametrize("ladder", [True, False])
+def test_an_out_folder_that_cannot_be_written_is_refused_before_the_games(
+    tmp_path: Path, ladder: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    log = tmp_path / "ladder.jsonl"
+    flags = [*LADDER, "--seconds", "0.01", "--ladder-log", str(log)] if ladder else [
+        "simulate", "records", "--players", "2", "--agents", "random", "--workers", "1", "--quiet"
+    ]  # fmt: skip
+    with pytest.raises(SystemExit, match=re.escape(f"--out {blocker / 'out'}: cannot write")):
+        main([*flags, "--games", "1", "--out", str(blocker / "out")])
+    assert capsys.readouterr().out == ""  # no table: no game was played
+    assert not log.exists()
+
+
+def test_a_ladder_log_that_cannot_be_written_is_refused_before_the_games(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    log = blocker / "log"
+    with pytest.raises(SystemExit, match=re.escape(f"--ladder-log {log}: cannot write there")):
+        main([*LADDER, "--games", "1", "--seconds", "0.01", "--ladder-log", str(log)])
+
+
+def test_the_help_says_what_the_ladder_writes(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["simulate", "records", "--help"])
+    assert "with --ladder: ladder.json" in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_ladder_writes_its_figures_to_out(tmp_path: Path) -> None:
+    out = tmp_path / "ladder"
+    assert main([*LADDER, "--games", "1", "--seconds", "0.01", "--out", str(out)]) == 0
+    figures = json.loads((out / "ladder.json").read_text())
+    assert [match["games"] for match in figures.values()] == [1, 1]
+    assert sorted(p.name for p in out.iterdir()) == ["ladder.json"]
