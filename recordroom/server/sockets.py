@@ -251,9 +251,8 @@ async def room_socket(websocket: WebSocket) -> None:
             if received["type"] == "websocket.disconnect":
                 break
             text = received.get("text")
-            if (
-                text is None
-            ):  # a binary frame: not a message of this protocol, but no reason to hang up
+            if text is None:
+                # A binary frame: not a message of this protocol, but no reason to hang up.
                 text = i18n.error_message(
                     lang,
                     ErrorCode.MESSAGE_MALFORMED,
