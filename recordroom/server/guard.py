@@ -15,11 +15,16 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from recordroom import i18n
+from recordroom.server.protocol import ErrorCode
 
 REQUEST_TIMEOUT = 10.0
 """Seconds a client has to send a whole request (headers and body)."""
@@ -27,6 +32,10 @@ KEEP_ALIVE_TIMEOUT = 5
 """Seconds an idle keep-alive connection stays open."""
 MAX_HEAD_BYTES = 32 * 1024
 """Bytes of a request's target and headers together, at most (431 ``request/too_large`` beyond)."""
+
+
+_KEPT = 2048
+"""Bytes of the target and of ``Accept-Language`` kept to choose the 431's language."""
 
 
 class _HeadTooLarge(Exception):
@@ -41,6 +50,9 @@ class GuardedHttp(HttpToolsProtocol):
     _deadline: asyncio.TimerHandle | None = None
     _head_bytes = 0
     _refused = False
+    _target = b""
+    """The request target as far as it came (the 431's language may be asked there)."""
+    _accept_language = b""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Starts the clock as soon as the connection opens."""
@@ -51,15 +63,20 @@ class GuardedHttp(HttpToolsProtocol):
         """Starts the clock for each request of a keep-alive connection."""
         super().on_message_begin()
         self._head_bytes = 0
+        self._target = self._accept_language = b""
         self._arm()
 
     def on_url(self, url: bytes) -> None:
         """Counts the request target against the head's cap."""
+        if len(self._target) < _KEPT:
+            self._target += url[: _KEPT - len(self._target)]
         self._count(len(url))
         super().on_url(url)
 
     def on_header(self, name: bytes, value: bytes) -> None:
         """Counts each header against the head's cap."""
+        if name.lower() == b"accept-language":
+            self._accept_language = value[:_KEPT]
         self._count(len(name) + len(value))
         super().on_header(name, value)
 
@@ -74,11 +91,8 @@ class GuardedHttp(HttpToolsProtocol):
         if not self._refused:
             self._refused = True
             self._disarm()
-            body = (
-                b'{"code":"request/too_large","message":"request headers are limited to '
-                + str(self.max_head_bytes).encode()
-                + b' bytes"}'
-            )
+            said = {"code": ErrorCode.REQUEST_TOO_LARGE, "message": self._said()}
+            body = json.dumps(said).encode()
             self.transport.write(
                 b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
                 b"content-type: application/json\r\n"
@@ -87,6 +101,16 @@ class GuardedHttp(HttpToolsProtocol):
             )
             self.transport.close()
         raise _HeadTooLarge  # the parser stops here; nothing more of the request is kept
+
+    def _said(self) -> str:
+        """The 431's message, in the language the request asked for (``?lang=`` of its target,
+        else its ``Accept-Language``, as far as either came before the cap)."""
+        query = parse_qs(urlsplit(self._target.decode("latin-1")).query)
+        accept = self._accept_language.decode("latin-1")
+        asked = query.get("lang")
+        lang = (asked and i18n.supported(asked[0])) or i18n.negotiate(accept)
+        english = f"request headers are limited to {self.max_head_bytes} bytes"
+        return i18n.error_message(lang, ErrorCode.REQUEST_TOO_LARGE, english)
 
     def send_400_response(self, msg: str) -> None:
         """uvicorn's answer to a request it cannot parse (not sent after a 431)."""

@@ -55,3 +55,19 @@ def test_a_request_with_ordinary_headers_is_answered(port: int) -> None:
         port, b"GET / HTTP/1.1\r\nHost: x\r\n" + headers + b"Connection: close\r\n\r\n"
     )
     assert received.startswith(b"HTTP/1.1 200") and received.endswith(b"hello")
+
+
+def test_the_431_speaks_the_language_the_request_asked_for(port: int) -> None:
+    pad = b"".join(
+        b"X-Pad-%d: %s\r\n" % (i, b"x" * 1000) for i in range(MAX_HEAD_BYTES // 1000 + 8)
+    )
+    for asked in (
+        b"GET /?lang=zh-CN HTTP/1.1\r\n",
+        b"GET / HTTP/1.1\r\nAccept-Language: zh-CN\r\n",
+    ):
+        received = answer(port, asked + b"Host: x\r\n" + pad + b"\r\n")
+        head, _, body = received.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 431")
+        assert json.loads(body) == {"code": "request/too_large", "message": "请求太大了。"}
+    english = answer(port, b"GET / HTTP/1.1\r\nHost: x\r\n" + pad + b"\r\n")
+    assert b"request headers are limited to" in english
