@@ -23,9 +23,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 
 from recordroom.bots.timing import TimedAgent
 from recordroom.engine.agents import Agent
-from recordroom.engine.game import Game
+from recordroom.engine.game import Action, Game, JSONDict, Listening
 from recordroom.engine.ismcts import ISMCTSAgent
 from recordroom.games import load
+from recordroom.media.sleeve_features import builtin_features
 from recordroom.simulate import play_game
 
 
@@ -63,13 +64,43 @@ def make_agent(game: Game, spec: str, seed: int, job: Job) -> Agent:
     return game.agent(spec, seed)
 
 
+class Sensing:
+    """An agent of a game whose bots sense the table (:class:`~recordroom.engine.game.Listening`)
+    given what a simulation can offer: no song, and the looks of the built-in sleeves, as the
+    server gives its bots. Without it every sleeve would look alike to a listening bot, and its
+    levels would all vote as chance has it."""
+
+    def __init__(self, game: Listening, agent: Agent) -> None:
+        self.game = game
+        self.agent = agent
+
+    def choose(self, view: JSONDict, legal: tuple[Action, ...]) -> Action:
+        """The agent's choice, from the view with its ``senses``."""
+        senses = self.game.senses(view, _no_song, _builtin_look)
+        return self.agent.choose({**view, "senses": senses}, legal)
+
+
+def _no_song(turn: int) -> None:
+    return None
+
+
+def _builtin_look(sleeve_id: int) -> JSONDict | None:
+    found = builtin_features().get(sleeve_id)
+    return found.to_json() if found is not None else None
+
+
 def play_job(job: Job) -> dict[str, Any]:
     """Plays one job: its result, returns, agents, number of decisions and each seat's times."""
     game = load(job.game)
-    timed = [
-        TimedAgent(make_agent(game, spec, job.seed * 101 + seat, job))
-        for seat, spec in enumerate(job.agents)
+    agents = [
+        make_agent(game, spec, job.seed * 101 + seat, job) for seat, spec in enumerate(job.agents)
     ]
+    if isinstance(game, Listening):
+        agents = [
+            agent if spec in ("random", "ismcts") else Sensing(game, agent)
+            for spec, agent in zip(job.agents, agents, strict=True)
+        ]
+    timed = [TimedAgent(agent) for agent in agents]
     played = play_game(game, job.players, job.seed, job.options, timed)
     return {
         "seed": job.seed,

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from recordroom.cli import main
+from recordroom.simulate.runner import Job, play_job
 
 
 def run(tmp_path: Path, name: str, *args: str) -> dict[str, object]:
@@ -123,3 +124,18 @@ def test_the_ladder_writes_its_figures_to_out(tmp_path: Path) -> None:
     figures = json.loads((out / "ladder.json").read_text())
     assert [match["games"] for match in figures.values()] == [1, 1]
     assert sorted(p.name for p in out.iterdir()) == ["ladder.json"]
+
+
+def test_disc_cover_levels_sense_the_sleeves_so_they_differ() -> None:
+    """A simulation has no song, but its listening bots see the built-in sleeves' looks, as the
+    server's do: each level votes its own way (blind, they would all vote alike)."""
+
+    def outcomes(level: str) -> list[object]:
+        jobs = [
+            Job("disc-cover", 5, seed, (level,) * 5, {"variant": "cooperative"})
+            for seed in range(8)
+        ]
+        return [(o["result"], o["decisions"]) for o in map(play_job, jobs)]
+
+    easy, normal, hard = outcomes("easy"), outcomes("normal"), outcomes("hard")
+    assert easy != hard and normal != hard and easy != normal
