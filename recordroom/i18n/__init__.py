@@ -110,6 +110,12 @@ def negotiate(accept_language: str | None) -> str:
     return DEFAULT
 
 
+def chosen(asked: str | None, accept_language: str | None) -> str:
+    """The receiver's language: the one a request asks for (``?lang=``) if it is one of ours,
+    else the best of its ``Accept-Language``."""
+    return supported(asked) or negotiate(accept_language)
+
+
 def placeholders(message: Message) -> set[str]:
     """The placeholder names a message uses (every plural form together)."""
     texts = message.values() if isinstance(message, dict) else [message]

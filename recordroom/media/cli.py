@@ -14,18 +14,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from recordroom.arguments import at_least
 from recordroom.media.packs import PackError, load_pack, load_sleeve_set
-
-
-def pixels(text: str) -> int:
-    """A side in pixels: 1 or more (argparse turns the refusal into its ``error:`` line)."""
-    try:
-        side = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number of pixels: {text!r}") from None
-    if side < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1 pixel, not {side}")
-    return side
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,7 +26,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     export = verbs.add_parser("export", help="write every sleeve as SVG and PNG, and the PDFs")
     export.add_argument("folder", type=Path, metavar="DIR")
     export.add_argument("--sleeves", type=Path, metavar="PACK", help="a custom sleeve pack folder")
-    export.add_argument("--size", type=pixels, default=800, help="PNG side in pixels (default 800)")
+    export.add_argument(
+        "--size", type=at_least(1, "pixel"), default=800, help="PNG side in pixels (default 800)"
+    )
     export.set_defaults(run=_export)
 
     booklet = verbs.add_parser("booklet", help="write the Artists Booklet (.pdf or .html)")
@@ -46,7 +38,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
     sheet = verbs.add_parser("contact-sheet", help="write every sleeve on one PNG")
     sheet.add_argument("file", type=Path, metavar="FILE")
-    sheet.add_argument("--thumb", type=pixels, default=120, help="thumbnail side (default 120)")
+    sheet.add_argument(
+        "--thumb", type=at_least(1, "pixel"), default=120, help="thumbnail side (default 120)"
+    )
     sheet.set_defaults(run=_contact_sheet)
 
     check = verbs.add_parser("check", help="load a custom pack and report what it holds")

@@ -62,8 +62,7 @@ def error_response(code: str, message: str, status: int, lang: str = i18n.DEFAUL
 
 def lang_of(request: Request | WebSocket) -> str:
     """The receiver's language: ``?lang=`` if it names one of ours, else ``Accept-Language``."""
-    asked = i18n.supported(request.query_params.get("lang"))
-    return asked or i18n.negotiate(request.headers.get("accept-language"))
+    return i18n.chosen(request.query_params.get("lang"), request.headers.get("accept-language"))
 
 
 def client_id(host: Any) -> str:

@@ -107,8 +107,7 @@ class GuardedHttp(HttpToolsProtocol):
         else its ``Accept-Language``, as far as either came before the cap)."""
         query = parse_qs(urlsplit(self._target.decode("latin-1")).query)
         accept = self._accept_language.decode("latin-1")
-        asked = query.get("lang")
-        lang = (asked and i18n.supported(asked[0])) or i18n.negotiate(accept)
+        lang = i18n.chosen((query.get("lang") or [""])[0], accept)
         english = f"request headers are limited to {self.max_head_bytes} bytes"
         return i18n.error_message(lang, ErrorCode.REQUEST_TOO_LARGE, english)
 

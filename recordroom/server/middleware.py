@@ -65,9 +65,7 @@ class BodyLimit:
     async def _refuse(self, scope: Scope, send: Send) -> None:
         # In the receiver's language, as every refusal (?lang=, else Accept-Language).
         request = Request(scope)
-        lang = i18n.supported(request.query_params.get("lang")) or i18n.negotiate(
-            request.headers.get("accept-language")
-        )
+        lang = i18n.chosen(request.query_params.get("lang"), request.headers.get("accept-language"))
         code = ErrorCode.REQUEST_TOO_LARGE
         message = i18n.error_message(lang, code, f"bodies are limited to {self.limit} bytes")
         body = json.dumps({"code": code, "message": message}).encode()

@@ -23,6 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from recordroom.arguments import at_least, whole_number
+
 if TYPE_CHECKING:
     from recordroom.server.store import Store
 
@@ -37,24 +39,10 @@ over the app's own limit (``Settings.max_message_bytes``) get an error message i
 
 def port_number(text: str) -> int:
     """A ``--port`` value: 1 to 65535 (argparse turns the refusal into its ``error:`` line)."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    port = whole_number(text)
     if not 1 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {port}")
     return port
-
-
-def at_least_one(text: str) -> int:
-    """A count that must be 1 or more."""
-    try:
-        count = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if count < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {count}")
-    return count
 
 
 def zero_or_more(text: str) -> float:
@@ -174,7 +162,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     parser.add_argument(
         "--max-rooms",
-        type=at_least_one,
+        type=at_least(1),
         default=10_000,
         metavar="N",
         help="rooms served at most, 1 or more (default 10000; room/limit beyond)",
