@@ -6,7 +6,8 @@ Every room is four things in Redis, under a key prefix (``rr:`` by default):
   :meth:`RedisStore.load_rooms` gives them back in);
 * ``{prefix}room:{code}``: a hash with the room's record: ``game``, ``options``, ``seed``,
   ``host_token``, ``status``, ``result``, ``music``, ``settings`` (JSON where the value is not a
-  plain string), ``created`` and ``touched`` (Unix times), and ``job`` (which job created it);
+  plain string), ``created`` and ``touched`` (Unix times: every write to the room moves
+  ``touched``, which expiry counts from), and ``job`` (which job created it);
 * ``{prefix}seats:{code}``: a hash of the seats, field ``0``, ``1``, ... -> the seat as JSON
   (name, token, bot, level): a seat's token lives here, so any process can give a seat back;
 * ``{prefix}log:{code}``: a list, the room's accepted actions in order, each
@@ -185,7 +186,8 @@ local function write(job, writes)
         redis.call('ZADD', prefix .. 'rooms', created, w.code)
       elseif w.op == 'seats' then
         redis.call('DEL', seats)
-        for s = 1, #w.args do redis.call('HSET', seats, tostring(s - 1), w.args[s]) end
+        for s = 2, #w.args do redis.call('HSET', seats, tostring(s - 2), w.args[s]) end
+        redis.call('HSET', room, 'touched', w.args[1])
       elseif w.op == 'set' then
         for j = 1, #w.args, 2 do
           if w.args[j + 1] == '' then
@@ -430,14 +432,17 @@ class RedisStore(OneWriteShorthands):
             for name, value in fields.items():
                 args += [name, value]
             return "new", args + [_seat_json(seat) for seat in room.seats]
+        # Every change of a room moves its ``touched`` (what expiry counts from).
         if isinstance(write, SaveSeats):
-            return "seats", [_seat_json(seat) for seat in write.seats]
+            return "seats", [repr(now), *(_seat_json(seat) for seat in write.seats)]
+        touched = ["touched", repr(now)]
         if isinstance(write, SetStatus):
-            return "set", ["status", write.status, "result", _optional_json(write.result)]
+            status = ["status", write.status, "result", _optional_json(write.result)]
+            return "set", status + touched
         if isinstance(write, SetMusic):
-            return "set", ["music", _optional_json(write.music)]
+            return "set", ["music", _optional_json(write.music), *touched]
         if isinstance(write, SetSettings):
-            return "set", ["settings", _json(write.settings) if write.settings else ""]
+            return "set", ["settings", _json(write.settings) if write.settings else "", *touched]
         if isinstance(write, DeleteRoom):
             return "del", []
         if isinstance(write, CheckRevision):

@@ -65,7 +65,8 @@ class RoomRecord:
     settings: JSONDict = field(default_factory=dict)
     """Room-level settings (such as the vote timer); empty when none were set."""
     touched: float | None = None
-    """When (``time.time()``) the room was created or last acted in, as loaded (for expiry)."""
+    """When (``time.time()``) the room was last written to (created, an action, its seats, its
+    status, music or settings), as loaded: what expiry counts from."""
     revision: int = 0
     """How many changes other than actions a store shared by several processes has taken for
     the room (see :class:`CheckRevision`); 0 for a store that does not count them."""
@@ -373,6 +374,8 @@ class SqliteStore(OneWriteShorthands):
             self._db.execute("ALTER TABLE rooms ADD COLUMN music TEXT")
         if "settings" not in columns:  # a data folder from before rooms had settings
             self._db.execute("ALTER TABLE rooms ADD COLUMN settings TEXT")
+        if "touched" not in columns:  # a data folder from before changes other than actions
+            self._db.execute("ALTER TABLE rooms ADD COLUMN touched REAL")  # were dated
         seat_columns = {row[1] for row in self._db.execute("PRAGMA table_info(seats)")}
         if "level" not in seat_columns:  # a data folder from before bot levels were kept
             self._db.execute("ALTER TABLE seats ADD COLUMN level TEXT")
@@ -466,18 +469,18 @@ class SqliteStore(OneWriteShorthands):
             )
             self._insert_seats(room.code, room.seats)
         elif isinstance(write, SaveSeats):
-            self._require_room(write.code)
+            self._update(write.code)  # refuses a room that is not stored; dates the change
             db.execute("DELETE FROM seats WHERE code = ?", (write.code,))
             self._insert_seats(write.code, write.seats)
         elif isinstance(write, SetStatus):
             result = None if write.result is None else json.dumps(write.result)
-            self._update(write.code, "status = ?, result = ?", write.status, result)
+            self._update(write.code, status=write.status, result=result)
         elif isinstance(write, SetMusic):
             music = None if write.music is None else json.dumps(write.music)
-            self._update(write.code, "music = ?", music)
+            self._update(write.code, music=music)
         elif isinstance(write, SetSettings):
             settings = json.dumps(write.settings) if write.settings else None
-            self._update(write.code, "settings = ?", settings)
+            self._update(write.code, settings=settings)
         elif isinstance(write, CheckRevision):
             self._require_room(write.code)  # one process: nobody else changed the room
         else:
@@ -494,10 +497,13 @@ class SqliteStore(OneWriteShorthands):
         if not self.code_taken(code):
             raise StoreRefused(f"no room {code} is stored")
 
-    def _update(self, code: str, assignments: str, *values: Any) -> None:
+    def _update(self, code: str, **columns: Any) -> None:
+        """Changes the room's row; every change moves ``touched`` (what expiry counts from)."""
+        columns["touched"] = time.time()
+        assignments = ", ".join(f"{name} = ?" for name in columns)  # our own column names
         cursor = self._db.execute(
             f"UPDATE rooms SET {assignments} WHERE code = ?",
-            (*values, code),
+            (*columns.values(), code),
         )
         if cursor.rowcount != 1:
             raise StoreRefused(f"no room {code} is stored")
@@ -525,7 +531,8 @@ class SqliteStore(OneWriteShorthands):
     def _load_room(self, code: str) -> RoomRecord:
         row = self._db.execute(
             "SELECT game, options, seed, host_token, status, result, music, settings, "
-            "MAX(created, COALESCE((SELECT MAX(at) FROM actions a WHERE a.code = rooms.code), 0)) "
+            "MAX(created, COALESCE(touched, 0), "
+            "COALESCE((SELECT MAX(at) FROM actions a WHERE a.code = rooms.code), 0)) "
             "FROM rooms WHERE code = ?",
             (code,),
         ).fetchone()

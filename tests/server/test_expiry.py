@@ -94,3 +94,35 @@ def test_room_creation_gives_up_when_no_code_is_free(
         return "created"
 
     assert asyncio.run(asyncio.wait_for(night(), 10)) == "room/limit"
+
+
+def test_a_lobby_filled_recently_outlives_a_restart_however_old_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lobby made two days ago whose seats were taken an hour ago is not idle: the sweep
+    after a restart keeps it, as the running server would have. One left alone goes."""
+    path = tmp_path / "rooms.sqlite3"
+    now = 10 * DAY
+    clock = [now - 2 * DAY]
+    monkeypatch.setattr(hub_module.time, "time", lambda: clock[0])
+
+    async def before_the_restart() -> tuple[str, str]:
+        hub = Hub(SqliteStore(path), (TOY_NAME,), load_game)
+        filled = await hub.create(TOY_NAME, {})
+        forgotten = await hub.create(TOY_NAME, {})
+        clock[0] = now - 3600
+        await filled.join("Ann")
+        await hub.stop_writer()
+        return filled.code, forgotten.code
+
+    async def after_the_restart() -> list[str]:
+        hub = Hub(SqliteStore(path), (TOY_NAME,), load_game)
+        hub.restore()
+        clock[0] = now
+        deleted = await hub.sweep(now)
+        await hub.stop_writer()
+        return deleted
+
+    filled, forgotten = asyncio.run(before_the_restart())
+    assert asyncio.run(after_the_restart()) == [forgotten]
+    assert stored_codes(path) == {filled}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -162,6 +163,34 @@ def test_actions_are_appended_in_order_only_at_the_next_index(open_store: OpenSt
     loaded = rooms_of(store)["ABCD"]
     assert loaded.log == [{"seat": i % 3, "action": a} for i, a in enumerate(actions)]
     assert before is not None and loaded.touched is not None and loaded.touched >= before
+
+
+def test_every_change_of_a_room_dates_it_for_expiry(
+    open_store: OpenStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lobby whose seats were taken yesterday was not idle since its creation: after a
+    restart, expiry must count from its last change of any kind, as it does while running."""
+    clock = [1_000.0]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    store = open_store()
+    store.create_room(room("ABCD"))
+    assert rooms_of(store)["ABCD"].touched == 1_000.0
+    changes = [
+        lambda: store.save_seats("ABCD", [SeatRecord("Ann", "t", bot=False)]),
+        lambda: store.set_settings("ABCD", {"timer": 30}),
+        lambda: store.set_music("ABCD", {"source": "demo", "skips": []}),
+        lambda: store.set_status("ABCD", "playing"),
+        lambda: store.append_action("ABCD", 0, 0, {"vote": 1}),
+        lambda: store.set_status("ABCD", "over", {"winners": [0]}),
+    ]
+    for step, change in enumerate(changes, start=2):
+        clock[0] = step * 1_000.0
+        change()
+        assert rooms_of(store)["ABCD"].touched == clock[0], step
+    clock[0] = 99_000.0
+    with pytest.raises(REFUSED):
+        store.save_seats("NONE", [SeatRecord("x", None, bot=True)])
+    assert rooms_of(store)["ABCD"].touched == 7_000.0
 
 
 def test_a_job_is_all_or_nothing_and_a_refused_job_spares_its_group(open_store: OpenStore) -> None:
