@@ -51,17 +51,16 @@ class GameOut(Model):
 class MusicSettings(Model):
     """What a room of a game with music plays (Disc Cover); chosen at setup."""
 
+    # No length caps of their own: the whole of ``music`` is capped (8 KiB), and a source or a
+    # theme the server does not have, however long, is music/invalid.
     source: str = Field(
         default="demo",
-        max_length=40,
         description="demo: the built-in playlist; library: the server's music folders; "
         "playlist: one M3U playlist of those folders; external: no audio in the app "
         "(any other value is refused with music/invalid)",
     )
     playlist: str | None = Field(default=None, description="the playlist id (source playlist)")
-    themes: list[str] = Field(
-        default_factory=list, max_length=20, description="play only tracks of these themes"
-    )
+    themes: list[str] = Field(default_factory=list, description="play only tracks of these themes")
     play_to_end: bool = Field(
         default=False, description="let each song play to its end instead of stopping at the reveal"
     )

@@ -129,6 +129,11 @@ def test_a_theme_choice_is_checked_when_made(
     radio = check({"source": "radio"})
     assert radio.status_code == 422 and radio.json()["code"] == "music/invalid"
     assert "radio" not in radio.json()["message"] and "library" in radio.json()["message"]
+    # However long, a source or theme the server does not have is music/invalid, as documented.
+    for long in ({"source": "r" * 41}, {"source": "library", "themes": ["80s"] * 21 + ["x" * 99]}):
+        answer = check(long)
+        assert answer.status_code == 422 and answer.json()["code"] == "music/invalid"
+        assert "rrrr" not in answer.json()["message"] and "xxxx" not in answer.json()["message"]
     playlist = check({"source": "playlist", "playlist": "nope"})
     assert playlist.json()["code"] == "music/invalid"
     assert check({"source": "library", "length": 5}).json()["code"] == "request/invalid"
