@@ -15,14 +15,19 @@ def whole_number(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
 
 
-def at_least(low: int, unit: str = "") -> Callable[[str], int]:
-    """The type of a flag whose whole number is ``low`` or more (``unit``: what it counts)."""
-    counted = f" {unit}" if unit else ""
+def at_least(low: int, unit: str = "", *, most: int | None = None) -> Callable[[str], int]:
+    """The type of a flag whose whole number is ``low`` or more, and ``most`` or less when given
+    (``unit``: what it counts, in the singular)."""
+
+    def counted(bound: int) -> str:
+        return f" {unit}{'' if bound == 1 else 's'}" if unit else ""
 
     def read(text: str) -> int:
         value = whole_number(text)
         if value < low:
-            raise argparse.ArgumentTypeError(f"must be at least {low}{counted}, not {value}")
+            raise argparse.ArgumentTypeError(f"must be at least {low}{counted(low)}, not {value}")
+        if most is not None and value > most:
+            raise argparse.ArgumentTypeError(f"must be at most {most}{counted(most)}, not {value}")
         return value
 
     return read

@@ -17,6 +17,11 @@ from pathlib import Path
 from recordroom.arguments import at_least
 from recordroom.media.packs import PackError, load_pack, load_sleeve_set
 
+MAX_SIDE = 4096
+"""The largest PNG side ``export`` draws (one such image is 64 MiB in memory)."""
+MAX_THUMB = 512
+"""The largest thumbnail side of a contact sheet (a sheet of 100 sleeves is ten by ten)."""
+
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Adds ``sleeves`` and its sub-commands."""
@@ -27,7 +32,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     export.add_argument("folder", type=Path, metavar="DIR")
     export.add_argument("--sleeves", type=Path, metavar="PACK", help="a custom sleeve pack folder")
     export.add_argument(
-        "--size", type=at_least(1, "pixel"), default=800, help="PNG side in pixels (default 800)"
+        "--size",
+        type=at_least(1, "pixel", most=MAX_SIDE),
+        default=800,
+        help=f"PNG side in pixels, 1 to {MAX_SIDE} (default 800)",
     )
     export.set_defaults(run=_export)
 
@@ -39,7 +47,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     sheet = verbs.add_parser("contact-sheet", help="write every sleeve on one PNG")
     sheet.add_argument("file", type=Path, metavar="FILE")
     sheet.add_argument(
-        "--thumb", type=at_least(1, "pixel"), default=120, help="thumbnail side (default 120)"
+        "--thumb",
+        type=at_least(1, "pixel", most=MAX_THUMB),
+        default=120,
+        help=f"thumbnail side in pixels, 1 to {MAX_THUMB} (default 120)",
     )
     sheet.set_defaults(run=_contact_sheet)
 

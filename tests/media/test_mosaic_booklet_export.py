@@ -206,3 +206,20 @@ def test_the_sleeves_command_refuses_a_side_below_one_pixel(
     err = capsys.readouterr().err
     assert f"recordroom sleeves {verb}: error: argument {flag}: must be at least 1 pixel" in err
     assert not target.exists()  # nothing half-written
+
+
+@pytest.mark.parametrize(
+    ("verb", "flag", "value", "most"),
+    [("export", "--size", "100000", 4096), ("contact-sheet", "--thumb", "4000", 512)],
+)
+def test_the_sleeves_command_refuses_a_side_too_large_to_draw(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], verb: str, flag: str, value: str, most: int
+) -> None:
+    """A typo of a few zeros is one error line, not minutes of drawing and gigabytes of memory."""
+    target = tmp_path / ("sleeves" if verb == "export" else "sheet.png")
+    with pytest.raises(SystemExit) as stopped:
+        main(["sleeves", verb, str(target), flag, value])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {flag}: must be at most {most} pixels, not {value}" in err
+    assert not target.exists()
