@@ -110,6 +110,11 @@ class GameInfo:
     web folder; None: the game has no pages of its own and uses the first served game's."""
     extra_pages: tuple[tuple[str, str], ...] = ()
     """Further addresses of the game's pages, each ``(path, file)`` (a file of ``pages``)."""
+    timed_phases: frozenset[str] | None = None
+    """The phases (a view's ``"phase"``) in which a room's decision timer runs and lets the bot
+    of a seat that has not decided decide for it; None: every decision round. A game whose
+    players decide some things quickly (a pick) and others with thought (marking a sheet) names
+    the quick ones."""
 
 
 class Game(Protocol):

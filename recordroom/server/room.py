@@ -680,9 +680,19 @@ class Room:
             or self.round_began is None
             or self.listening
             or not self.state.active
+            or not self._timed_phase()
         ):
             return None
         return max(0.0, self.round_began + self.timer_seconds - time.monotonic())
+
+    def _timed_phase(self) -> bool:
+        """Whether the game lets the decision timer run in its current phase
+        (``GameInfo.timed_phases``: a Records pick, not the marking of a sheet)."""
+        phases = self.game.info.timed_phases
+        if phases is None:
+            return True
+        view = self.table_view()
+        return view is not None and view.get("phase") in phases
 
     def forced_seats(self) -> list[Seat]:
         """The seats a person plays, with no phone connected, that have one legal action only."""
@@ -697,8 +707,9 @@ class Room:
         ]
 
     def undecided_seats(self) -> list[Seat]:
-        """The seats a person plays that still have to decide in this round."""
-        if self.status != "playing" or self.listening:
+        """The seats a person plays that still have to decide in this round, in a phase the
+        timer runs in (the seats its running out hands to their bots, this once)."""
+        if self.status != "playing" or self.listening or not self._timed_phase():
             return []
         return sorted(s for s in self.state.active if not self.seats[s].bot)
 

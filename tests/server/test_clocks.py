@@ -99,3 +99,42 @@ def test_a_late_tap_after_the_timer_ended_the_round_is_told_it_timed_out(
         phone.send({"type": "act", "version": 2, "action": waiting["legal_actions"][0]})
         assert _next_error(phone) == "turn/timed_out"
         assert client.get(f"/api/rooms/{code}").json()["version"] == 3
+
+
+def test_the_records_pick_timer_times_the_picks_and_never_marks_a_sheet(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Records' timer is a pick timer (docs/web.md): it counts down while a seat has a secret
+    choice to make, and its bot makes that choice when time is up; marking one's sheet takes
+    thought and stays the player's own, so no countdown shows and no bot marks for them."""
+    client = make_client(bot_delay=0.0)
+    code, host_token, tokens = new_room(client, "records", 1)
+    client.post(f"/api/rooms/{code}/bots", headers=host(host_token))
+    client.post(f"/api/rooms/{code}/timer", json={"seconds": 15}, headers=host(host_token))
+    client.post(f"/api/rooms/{code}/start", headers=host(host_token))
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/{code}?token={tokens[0]}") as ws:
+        phone = Socket(ws)
+        state = phone.recv_state()
+        chose = 0
+        while state["view"]["phase"] != "mark" or not state["legal_actions"]:
+            if state["legal_actions"]:  # a secret choice of the setup or the first pick
+                assert state["timer"] is not None and state["timer"]["seconds"] == 15, state
+                action = state["legal_actions"][0]
+                phone.send({"type": "act", "version": state["version"], "action": action})
+                chose += 1
+            version = state["version"]
+            state = _state_where(phone, lambda m, v=version: m["version"] > v)
+        assert chose >= 2  # the lead singer, the goal kept, ... and a pick
+        assert state["timer"] is None  # marking: no countdown
+        room = hub.get(code)
+        deadline = time.monotonic() + 10
+        while room.state.active != {0} and time.monotonic() < deadline:
+            time.sleep(0.05)  # the bot marks its own sheet
+        assert room.state.active == {0} and room.timer_remaining() is None
+        version, legal = room.version, room.seat_view(0)[1]
+        # Even a timer made to run out now hands nothing to the seat's bot.
+        hub._loop.call_soon_threadsafe(hub._timer_ran_out, room, room.round_no)
+        time.sleep(0.5)
+        assert room.version == version and room.undecided_seats() == []
+        assert room.seat_view(0)[1] == legal  # the card is still the player's to place

@@ -102,6 +102,9 @@ class RecordsGame:
         agent_kinds=("random", "greedy", "easy", "normal", "hard"),
         pages="records",
         extra_pages=(("/records", "table.html"), ("/records/table", "table.html")),
+        # The room's pick timer: the secret choices (picks, lead singers, goals kept and
+        # claimed), never the marking of a sheet, which takes thought and is a seat's own.
+        timed_phases=frozenset(str(phase) for phase in CHOICE_PHASES),
     )
 
     def __init__(self) -> None:
