@@ -23,7 +23,7 @@ from recordroom.server.errors import ServerError
 from recordroom.server.music import Jukebox, RoomMusic, Senses
 from recordroom.server.peers import peers_for
 from recordroom.server.protocol import AgainMessage, ErrorCode, MusicSettings
-from recordroom.server.room import Room, SeatSlot
+from recordroom.server.room import NEXT_GAME, Room, SeatSlot
 from recordroom.server.store import (
     Conflict,
     DamagedRoom,
@@ -237,7 +237,7 @@ class Hub:
             store=self.store,
             seats=[SeatSlot(s.name, s.token, s.bot, level=s.level) for s in old.seats],
             jukebox=self.jukebox,
-            settings=dict(old.settings),
+            settings={k: v for k, v in old.settings.items() if k != NEXT_GAME},
             open_after=self.open_after,
         )
         if old.music is not None and self.jukebox is not None:
@@ -258,6 +258,10 @@ class Hub:
         for client in list(old.clients):
             client.send(AgainMessage(code=room.code).model_dump())
         self.peers.again(old, room.code)
+        try:
+            await old.set_next_game(room.code)
+        except ServerError as error:  # the phones connected now follow all the same
+            log.error("room %s could not keep its next game %s: %s", old.code, room.code, error)
         return room
 
     def _free_code(self) -> str:

@@ -45,7 +45,7 @@ from recordroom.server.cluster import ROOM_LEASE_TTL, RoomLeases, holder_id
 from recordroom.server.errors import ServerError
 from recordroom.server.protocol import AgainMessage, ErrorCode
 from recordroom.server.redis_store import RedisStore
-from recordroom.server.room import Room, SeatSlot, _with_first_leader
+from recordroom.server.room import NEXT_GAME, Room, SeatSlot, _with_first_leader
 from recordroom.server.store import RoomRecord, Store
 
 log = logging.getLogger("recordroom.server")
@@ -378,6 +378,7 @@ class RedisPeers:
         room = self._hub.rooms[code]
         again = heard.get("again")
         if isinstance(again, str):
+            room.settings = {**room.settings, NEXT_GAME: again}  # a phone coming back follows
             for client in list(room.clients):
                 client.send(AgainMessage(code=again).model_dump())
             return

@@ -646,6 +646,23 @@ class Room:
             self._new_round()
 
     @property
+    def next_game(self) -> str | None:
+        """The code of the room "play again" made from this one, once it did (kept with the
+        room's settings, so a phone that comes back to this room later follows it too)."""
+        code = self.settings.get(NEXT_GAME)
+        return code if isinstance(code, str) else None
+
+    async def set_next_game(self, code: str) -> None:
+        """Keeps the code of this room's next game (see :attr:`next_game`)."""
+
+        async def change() -> None:
+            settings = {**self.settings, NEXT_GAME: code}
+            await self._commit(SetSettings(self.code, dict(settings)))
+            self.settings = settings
+
+        await self._one_at_a_time(change)
+
+    @property
     def timer_seconds(self) -> int:
         """The room's decision timer in seconds (0: no timer)."""
         seconds = self.settings.get("timer", 0)
@@ -907,6 +924,10 @@ def _dumps(message: JSONDict) -> str:
         return orjson.dumps(message).decode()
     except TypeError:
         return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+NEXT_GAME = "next_game"
+"""The room setting that names the room "play again" made from this one."""
 
 
 def _with_first_leader(options: JSONDict, settings: JSONDict) -> JSONDict:

@@ -26,6 +26,7 @@ from recordroom.server.hub import Hub
 from recordroom.server.protocol import (
     CLIENT_TYPES,
     ActMessage,
+    AgainMessage,
     ClientMessage,
     ErrorCode,
     ErrorMessage,
@@ -242,6 +243,9 @@ async def room_socket(websocket: WebSocket) -> None:
     connection.lang = lang
     pump = asyncio.create_task(connection.pump())
     room.connect(connection)
+    if room.next_game is not None:
+        # A phone back after "play again" (asleep when it was pressed) follows the table.
+        connection.send(AgainMessage(code=room.next_game).model_dump())
     try:
         while not pump.done():
             try:
