@@ -33,6 +33,19 @@ export function keepSeatLink(code) {
 
 export { toast }; // the phone's error line is the page's `#error`
 
+/**
+ * Says why the join form cannot go on, in its error line under the button, and brings that line
+ * on screen: on a small phone it can sit below the fold, and a tap that changes nothing visible
+ * looks like a tap that did nothing.
+ */
+export function joinError(message) {
+  toast(message, "#join-error");
+  const line = $("#join-error");
+  const box = line.getBoundingClientRect();
+  if (message && (box.top < 0 || box.bottom > window.innerHeight))
+    line.scrollIntoView({ block: "center" });
+}
+
 /** Shows the join form (keeping what was typed), with a message under it. */
 export function showJoinForm(code, message) {
   $("#join-screen").hidden = false;
@@ -41,7 +54,7 @@ export function showJoinForm(code, message) {
   if (!$("#join-code").value) $("#join-code").value = code;
   if (!$("#join-name").value) $("#join-name").value = tokens.name();
   $("#join-button").disabled = false;
-  toast(message, "#join-error");
+  joinError(message);
 }
 
 /**
@@ -68,7 +81,15 @@ export function bindJoinForm(words, enter) {
     const code = normaliseCode($("#join-code").value);
     const name = $("#join-name").value.trim();
     if (code.length !== 4) {
-      toast(t("common.code_letters"), "#join-error");
+      joinError(t("common.code_letters"));
+      $("#join-code").focus();
+      return;
+    }
+    // A name of spaces only passes the field's `required`: ask for one here, in the player's
+    // words, rather than sending it and showing the server's refusal.
+    if (!name) {
+      joinError(t("common.name_needed"));
+      $("#join-name").focus();
       return;
     }
     $("#join-button").disabled = true;
@@ -76,7 +97,7 @@ export function bindJoinForm(words, enter) {
       await takeSeat(code, name);
       enter(code);
     } catch (error) {
-      toast(
+      joinError(
         error.code === "room/not_found"
           ? words.noRoom(code)
           : error.code === "room/started"
@@ -84,7 +105,6 @@ export function bindJoinForm(words, enter) {
             : error.code === "room/full"
               ? t("error.room/full")
               : errorText(error),
-        "#join-error",
       );
     } finally {
       $("#join-button").disabled = false;

@@ -30,7 +30,13 @@ import { cue, keepAwake } from "./cues.js";
 
 let code = pageCode();
 let last = null; // the newest state message
-let timerUntil = null; // when the vote timer runs out (local clock)
+// A round this seat has to decide while the room's timer runs: {key, turn, phase, round, until,
+// running, sent, off}. `until` is when the timer runs out on this phone's clock.
+let timed = null;
+// The rounds the timer gave to this seat's bot, this turn and the last: [{key, turn, phase, card}].
+let timeouts = [];
+// A round that moved on without this phone's choice this close to the timer's end was the bot's.
+const TIMEOUT_SLACK_MS = 5000;
 const awake = keepAwake(() => last?.status === "playing");
 
 function phaseKey(view) {
@@ -46,6 +52,8 @@ const link = new SeatLink({
   refused: closed,
   moved: (newCode) => {
     code = newCode;
+    timed = null;
+    timeouts = [];
     $("#me-room").textContent = code;
   },
 });
@@ -110,7 +118,9 @@ function closed(closeCode) {
 // ---- playing -------------------------------------------------------------------------------
 
 function send(action) {
-  if (link.send(action)) render(last);
+  if (!link.send(action)) return;
+  if (timed && timed.key === link.wish.key) timed.sent = true;
+  render(last);
 }
 
 /** The Record cards this seat may pick now, and with which action type. */
@@ -130,10 +140,6 @@ function render(state) {
   last = state;
   awake();
   const view = state.view;
-  timerUntil =
-    state.timer && typeof state.timer.remaining === "number" && !state.listening
-      ? deadline(state.timer.remaining)
-      : null;
   if (before?.view && view && before.version !== state.version) noticeMoments(before.view, view);
   const me = state.seats[state.seat] || { name: "?" };
   $("#me-name").textContent = me.name;
@@ -153,6 +159,7 @@ function render(state) {
     $("#locked").hidden = true;
     $("#points").textContent = "";
     $("#over-box").hidden = true;
+    $("#timed-out").hidden = true;
     return;
   }
   link.reconcile(state);
@@ -165,6 +172,8 @@ function render(state) {
 
   if (state.status === "over") return renderOver(state);
   $("#over-box").hidden = true;
+  noteTimeout(state, me);
+  renderTimedOut(state);
   if (me.bot) return renderBotSeat(state, me);
   $("#take-back").hidden = true;
   if (state.listening) return renderListening(state);
@@ -182,13 +191,103 @@ function noticeMoments(was, now) {
     cue("tie", { volume: 0.08 });
 }
 
+// ---- the decision timer --------------------------------------------------------------------
+
+/**
+ * When the room's timer runs out on a round this seat has not decided, the seat's bot decides,
+ * this once. The state carries no word for it: the round moving on without a choice this phone
+ * sent, as the time runs out, says it; the phone then says so, in that turn and in its result
+ * (not "You picked"). The countdown is shown only while this seat has something to decide
+ * (`legal_actions`): not to a seat that has voted, nor to those who wait for the Leader.
+ */
+function noteTimeout(state, me) {
+  const view = state.view;
+  const key = phaseKey(view);
+  timeouts = timeouts.filter((out) => out.turn >= view.turn - 1 && out.turn <= view.turn);
+  if (me.bot) {
+    // A bot plays the seat (the table let it): that is no timeout, and there is nothing to count.
+    timed = null;
+    return;
+  }
+  const open = !state.listening && state.legal_actions.length > 0;
+  if (
+    timed &&
+    (!open || timed.key !== key) &&
+    !timed.sent &&
+    !timed.off &&
+    Date.now() >= timed.until - TIMEOUT_SLACK_MS
+  ) {
+    const card = botsCard(timed, state);
+    timeouts.push({ key: timed.key, turn: timed.turn, phase: timed.phase, card });
+  }
+  if (open && typeof state.timer?.remaining === "number") {
+    if (!timed || timed.key !== key)
+      timed = {
+        key,
+        turn: view.turn,
+        phase: view.phase,
+        round: view.tiebreak_round,
+        sent: false,
+        off: false,
+        until: 0,
+      };
+    timed.until = deadline(state.timer.remaining);
+    timed.running = true;
+  } else if (open && timed?.key === key) {
+    // The timer stopped on this open round: it ran out (the bot's choice is on its way) or the
+    // host turned it off well before its end.
+    if (timed.running && Date.now() < timed.until - TIMEOUT_SLACK_MS) timed.off = true;
+    timed.running = false;
+  } else timed = null;
+}
+
+/** The card the bot chose in the round `round` left (null if the state does not show it). */
+function botsCard(round, state) {
+  const view = state.view;
+  const seat = state.seat;
+  const turn = view.last_turn?.turn === round.turn ? view.last_turn : null;
+  if (round.phase === "leader") return turn ? turn.card : null;
+  if (round.phase === "vote") return (turn ? turn.votes : view.votes)?.[seat] ?? null;
+  const rounds = turn ? turn.tiebreak_votes : view.tiebreak_votes;
+  return rounds?.[round.round - 1]?.[seat] ?? null;
+}
+
+/** What the timer gave to the bot in turn `turn`: "Time ran out: your bot voted for Record 3…". */
+function timeoutLines(turn) {
+  return timeouts
+    .filter((out) => out.turn === turn)
+    .map((out) =>
+      out.card === null
+        ? t("dc.phone.timed_out")
+        : t(out.phase === "leader" ? "dc.phone.timed_out_decided" : "dc.phone.timed_out_vote", {
+            card: out.card,
+          }),
+    );
+}
+
+/** The first vote of turn `turn` was the bot's (the vote round timed out). */
+const botVoted = (turn) => timeouts.some((out) => out.turn === turn && out.phase === "vote");
+
+/** The note of this turn's timeouts, while its rounds go on (the result says it after). */
+function renderTimedOut(state) {
+  const lines = state.listening ? [] : timeoutLines(state.view.turn);
+  const box = $("#timed-out");
+  box.hidden = !lines.length;
+  box.textContent = lines.join(" ");
+}
+
 function renderTimer() {
-  const left = secondsLeft(timerUntil);
+  const left = timed?.running ? secondsLeft(timed.until) : null;
   const box = $("#timer");
   const show = left !== null && last?.status === "playing" && !last.listening;
   box.hidden = !show;
   if (show) {
-    box.textContent = t("dc.phone.time_left", { count: left });
+    box.textContent = t(
+      timed.phase === "leader" ? "dc.phone.time_left_decide" : "dc.phone.time_left",
+      {
+        count: left,
+      },
+    );
     box.classList.toggle("urgent", left <= 5);
   }
 }
@@ -198,6 +297,7 @@ setInterval(renderTimer, 500);
 function renderBotSeat(state, me) {
   $("#result").hidden = true;
   $("#timer").hidden = true;
+  $("#timed-out").hidden = true;
   $("#phase-title").textContent = t("dc.phone.bot_title");
   $("#phase-hint").textContent = t("dc.phone.bot_hint", {
     level: t(`common.level.${me.level || "normal"}`),
@@ -240,6 +340,24 @@ function renderResult(state) {
       ? t("dc.phone.plus_you")
       : t("dc.phone.no_point")
     : t("dc.phone.team_gain", { points: turn.points });
+  // The timer gave a round of this turn to the bot: say so, never "You picked" for its vote.
+  const timedOut = timeoutLines(turn.turn).map((line) => el("p", { class: "result-mine" }, line));
+  const byBot = botVoted(turn.turn);
+  const mineLines = byBot
+    ? [...timedOut, el("p", { class: "result-mine" }, t("dc.phone.gain_only", { gain }))]
+    : [
+        el(
+          "p",
+          { class: "result-mine" },
+          mine === turn.card
+            ? t("dc.phone.your_pick", { card: mine, gain })
+            : mine >= 1
+              ? t("dc.phone.you_picked", { card: mine, gain })
+              : t("dc.phone.gain_only", { gain }),
+        ),
+        ...timedOut,
+      ];
+  const you = byBot ? t("dc.phone.your_bot") : t("dc.phone.you");
   box.replaceChildren(
     el(
       "p",
@@ -258,15 +376,7 @@ function renderResult(state) {
           { class: "result-sleeve" },
           `“${turn.sleeve.title || t("dc.sleeve.n", { id: turn.sleeve.id })}”`,
         ),
-        el(
-          "p",
-          { class: "result-mine" },
-          mine === turn.card
-            ? t("dc.phone.your_pick", { card: mine, gain })
-            : mine >= 1
-              ? t("dc.phone.you_picked", { card: mine, gain })
-              : t("dc.phone.gain_only", { gain }),
-        ),
+        ...mineLines,
       ),
     ),
     el(
@@ -281,7 +391,7 @@ function renderResult(state) {
           el("b", {}, t("dc.record", { card })),
           ": ",
           byCard[card].length
-            ? andList(byCard[card].map((s) => (s === state.seat ? t("dc.phone.you") : names[s])))
+            ? andList(byCard[card].map((s) => (s === state.seat ? you : names[s])))
             : t("dc.phone.no_vote"),
         ),
       ),
@@ -408,6 +518,7 @@ function lastTurn(state) {
   const turn = state.view.last_turn;
   if (!turn || state.view.phase !== "vote") return "";
   const mine = turn.votes[state.seat] === turn.card;
+  const pick = botVoted(turn.turn) ? t("dc.phone.pick_bot") : t("dc.phone.pick_mine");
   const scored =
     state.view.variant === "competitive"
       ? turn.scorers.includes(state.seat)
@@ -420,7 +531,7 @@ function lastTurn(state) {
     t("dc.phone.last", {
       card: turn.card,
       title: turn.sleeve.title,
-      mine: mine ? t("dc.phone.pick_mine") : "",
+      mine: mine ? pick : "",
       scored,
     }),
   );
@@ -448,6 +559,7 @@ function renderOver(state) {
   const result = state.result || view.result;
   $("#result").hidden = true;
   $("#timer").hidden = true;
+  $("#timed-out").hidden = true;
   $("#take-back").hidden = true;
   $("#picks").replaceChildren();
   $("#locked").replaceChildren();

@@ -1053,7 +1053,7 @@ function renderSeats(state) {
         el(
           "span",
           { class: "seat-text" },
-          el("b", {}, seat.name),
+          el("b", { title: seat.name }, seat.name),
           el("small", { class: "seat-status" }, [status, who].filter(Boolean).join(" · ")),
         ),
         leader
@@ -1168,17 +1168,19 @@ function renderOver(state) {
       .sort((a, b) => b.p - a.p || a.seat - b.seat);
     let place = 0;
     let lastPoints = null;
+    const verdict =
+      winners.length > 1
+        ? t("dc.over.share", { names: andList(winners) })
+        : t("dc.over.wins", { name: winners[0] });
     $("#verdict").replaceChildren(
-      el(
-        "p",
-        { class: "verdict-line neon display" },
-        winners.length > 1
-          ? t("dc.over.share", { names: andList(winners) })
-          : t("dc.over.wins", { name: winners[0] }),
-      ),
+      // Many or long names share the victory: smaller, so the buttons below stay on screen.
+      el("p", { class: `verdict-line neon display${verdict.length > 32 ? " long" : ""}` }, verdict),
       el(
         "ol",
-        { class: "ranking" },
+        {
+          class: order.length > 4 ? "ranking columns" : "ranking",
+          style: { "--rows": String(Math.ceil(order.length / 2)) },
+        },
         order.map(({ p, seat }, i) => {
           if (p !== lastPoints) {
             place = i + 1;
@@ -1193,7 +1195,7 @@ function renderOver(state) {
               { class: "disc", "aria-hidden": "true" },
               el("span", {}, initials(who[seat])),
             ),
-            el("span", { class: "rank-name" }, who[seat]),
+            el("span", { class: "rank-name", title: who[seat] }, who[seat]),
             el("span", { class: "rank-points" }, points(p)),
           );
         }),
