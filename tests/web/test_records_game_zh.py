@@ -162,6 +162,9 @@ def test_a_records_game_in_chinese_with_a_chinese_and_an_english_phone(
             expect(table.locator("#table-boards")).to_contain_text("作废")
             # Bo's seat moves to a new phone: the table's card with its QR code and link.
             table.click('[data-new-phone="1"]')
+            expect(table.locator(".seat-confirm")).to_contain_text("Bo")  # asked first, in Chinese
+            assert foreign(table, names) == [], "the new phone's question"
+            table.click('[data-confirm-new-phone="1"]')
             expect(table.locator(".seat-link-card svg path").first).to_be_attached()
             expect(table.locator(".seat-link-card")).to_contain_text("在新手机上接替 Bo 的座位")
             assert foreign(table, names) == [], "the new phone's card"

@@ -357,6 +357,7 @@ def parity_in_play(
 
     # A new phone takes Bo's seat: the table shows a QR code and the link; the old phone is let go.
     table.click('[data-new-phone="1"]')
+    table.click('[data-confirm-new-phone="1"]')  # asked first: the old phone is let go
     table.wait_for_selector(".seat-link-card svg path")
     url = table.get_attribute(".seat-link", "data-url") or ""
     short = table.inner_text(".seat-link")

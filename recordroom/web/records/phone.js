@@ -24,6 +24,7 @@ import { cardFace, directionLine, goalCard, goalProgress } from "./cards.js";
 import { rankName, replayViewer, resultTable } from "./end.js";
 import { logBox, placeWords, restrictionName } from "./log.js";
 import { AREA_ORDER, areaOfKey, drawSheet, legend } from "./sheet.js";
+import { whyNot } from "./why.js";
 import {
   AREA_NAMES,
   bonusWords,
@@ -44,6 +45,7 @@ let ed = null;
 let chooser = null; // {key, actions}: a crew place with a multiplier choice open
 let tab = null; // the area shown on a narrow screen ("all" or an area)
 let lastPrompt = null;
+let lastStep = null; // the marking step shown (see keepStepInView)
 let lastRound = null;
 let replayShown = false;
 let confirming = null; // {text, action}: a fail or a bonus-losing mark waiting for "yes"
@@ -400,6 +402,28 @@ function render(state) {
   renderChooser(state);
   renderLog(state);
   renderOver(state);
+  keepStepInView(state);
+}
+
+/**
+ * On a phone the step's heading and buttons are above the sheet, and the player's last tap was
+ * down on the sheet: when a step of the marking begins (a card to place, each bonus of a chain,
+ * Done), the page scrolls back up to its heading unless the heading and the buttons are in view.
+ */
+function keepStepInView(state) {
+  const view = state.view;
+  const you = view.you;
+  const step =
+    view.phase === "mark" && you.to_act
+      ? JSON.stringify([phaseKey(view), you.played, you.queue, you.queue_causes, you.undos])
+      : null;
+  if (step === lastStep) return;
+  lastStep = step;
+  if (!step || !narrow()) return;
+  const top = $("#status").getBoundingClientRect().top;
+  const bottom = $("#panel").getBoundingClientRect().bottom;
+  if (top >= 0 && bottom <= window.innerHeight) return;
+  window.scrollTo({ top: Math.max(0, window.scrollY + top - 8), behavior: "instant" });
 }
 
 function renderLog(state) {
@@ -967,6 +991,8 @@ function renderSheet(state, board, targets, preview) {
         onTarget: tapTarget,
         label: t("rec.ph.your_sheet"),
       });
+  if (!overview && targets.size)
+    listen(sheet, "click", (event) => tapElsewhere(event, board, targets));
   if (overview) {
     for (const section of sheet.querySelectorAll(".area")) {
       listen(section, "click", (event) => {
@@ -1001,6 +1027,42 @@ function renderSheet(state, board, targets, preview) {
   sheet.classList.add(`show-${tab}`);
   if (narrow() && tab !== "all") sheet.classList.add("tabbed");
   morph($("#sheet-box"), sheet);
+}
+
+/** A tap on the sheet that is no glowing place (those answer their own taps) says why not, in a
+ * note at the foot of the screen, where the finger is; nothing is sent. */
+function tapElsewhere(event, board, targets) {
+  if (event.target.closest(".area-title, .area-help, [data-act]")) return;
+  const place = event.target.closest("[data-key]");
+  const area = event.target.closest(".area");
+  if (
+    !place &&
+    (!area?.querySelector("svg")?.contains(event.target) || area.classList.contains("has-target"))
+  )
+    return;
+  const you = last.view.you;
+  const why = whyNot(ed, board, place?.dataset.key || null, {
+    card: you.played,
+    targets: new Set(targets.keys()),
+    marked: Boolean(place?.matches(".ticked, .placed")),
+  });
+  note(why);
+}
+
+let noteTimer = null;
+/** A line said briefly at the foot of the screen (a tap that did nothing says why). */
+function note(text) {
+  let line = $("#tap-note");
+  if (!line) {
+    line = el("p", { id: "tap-note", class: "tap-note", role: "status", hidden: "" });
+    document.body.append(line);
+  }
+  line.textContent = text;
+  line.hidden = false;
+  clearTimeout(noteTimer);
+  noteTimer = setTimeout(() => {
+    line.hidden = true;
+  }, 3500);
 }
 
 /** The question a tap asked (a fail, a bonus lost, a multiplier), kept across states (morph) like

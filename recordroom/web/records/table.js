@@ -111,7 +111,18 @@ $("#start").addEventListener("click", () =>
   }),
 );
 
+// "phone away N s" counts up here between states: the server sends `away` once per state, and
+// no state may come for a while (everyone waits for the phone that is away).
+let stateAt = performance.now(); // when the newest state came
+const awayText = (away) =>
+  t("rec.table.away", { seconds: Math.round(away + (performance.now() - stateAt) / 1000) });
+setInterval(() => {
+  for (const node of document.querySelectorAll("[data-away]"))
+    node.textContent = awayText(Number(node.dataset.away));
+}, 1000);
+
 function render(state) {
+  stateAt = performance.now();
   document.body.dataset.version = String(state.version);
   document.body.dataset.phase = state.view?.phase || state.status;
   if (state.status === "lobby" || !state.view) return renderLobby(state);
@@ -338,8 +349,8 @@ function renderBoards(state) {
         status = waiting.has(seat.seat) ? t("rec.table.choosing") : t("rec.table.chosen");
       else if (view.phase === "mark" && revealed)
         status = t("rec.table.plays", { card: cardWords(ed, revealed).title });
-      if (seat.away !== null && seat.away !== undefined)
-        status = `${status ? `${status} · ` : ""}${t("rec.table.away", { seconds: Math.round(seat.away) })}`;
+      const away = seat.away !== null && seat.away !== undefined;
+      if (away && status) status = `${status} · `;
       return el(
         "article",
         {
@@ -376,7 +387,18 @@ function renderBoards(state) {
                 )
               : null,
           ),
-          el("span", { class: "board-status" }, status),
+          el(
+            "span",
+            { class: "board-status" },
+            status,
+            away
+              ? el(
+                  "span",
+                  { class: "away-time", "data-away": String(seat.away) },
+                  awayText(seat.away),
+                )
+              : null,
+          ),
           el("b", { class: "board-score" }, `${board.score}`, el("small", {}, t("rec.table.pts"))),
         ),
         seatControls(state, seat),
@@ -441,18 +463,58 @@ function seatControls(state, seat) {
         type: "button",
         class: "quiet small",
         "data-new-phone": String(seat.seat),
-        onclick: async () => {
-          try {
-            const answer = await api("DELETE", path, { name: seat.name }, hostToken);
-            showSeatLink(seat, answer.token);
-          } catch (e) {
-            fail(e);
-          }
-        },
+        // The seat's phone is let go at once: one mis-click must not throw a player out.
+        onclick: () =>
+          askNewPhone(seat, async () => {
+            try {
+              const answer = await api("DELETE", path, { name: seat.name }, hostToken);
+              showSeatLink(seat, answer.token);
+            } catch (e) {
+              $("#seat-link").replaceChildren();
+              fail(e);
+            }
+          }),
       },
       t("rec.table.new_phone"),
     ),
   );
+}
+
+/** "Give Bo's seat to a new phone?" in the box where the link will show: yes, or keep it. */
+function askNewPhone(seat, give) {
+  const keep = el(
+    "button",
+    { type: "button", class: "quiet small", onclick: () => $("#seat-link").replaceChildren() },
+    t("rec.table.keep_phone"),
+  );
+  const card = el(
+    "div",
+    {
+      class: "seat-link-card seat-confirm",
+      role: "alertdialog",
+      "aria-label": t("rec.table.new_phone"),
+      "data-seat": String(seat.seat),
+    },
+    el("p", {}, t("rec.table.new_phone_q", { name: seat.name })),
+    el(
+      "div",
+      { class: "confirm-buttons" },
+      el(
+        "button",
+        {
+          type: "button",
+          class: "small",
+          "data-confirm-new-phone": String(seat.seat),
+          onclick: give,
+        },
+        t("rec.table.new_phone_yes"),
+      ),
+      keep,
+    ),
+  );
+  $("#seat-link").replaceChildren(card);
+  card.scrollIntoView({ block: "nearest" });
+  keep.focus(); // Enter keeps the phone
 }
 
 /** The link and QR code that give a seat to a new phone (the link carries the seat's new token, so

@@ -1,0 +1,252 @@
+"""Records in real Chromium: the defects of the browser audit (the table at 1280x720 and
+1920x1080, phones at 360x640), each with a quick check that fails without its fix."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from .conftest import Server
+from .test_records import PHONE, context, get, join, version
+
+pytestmark = pytest.mark.browser
+
+TABLE_720 = {"width": 1280, "height": 720}
+
+
+def table_with_ann(browser: Browser, server: Server) -> tuple[Page, Page, str]:
+    """The table at 1280x720 (the host's) and Ann's phone, in a 2-seat game (Ann and a bot) that
+    has just begun; and the room's code."""
+    table = context(browser, TABLE_720).new_page()
+    table.goto(f"{server.base}/records")
+    table.click("#open-room")
+    table.wait_for_selector("#lobby:not([hidden])")
+    code = table.inner_text("#lobby-code").strip()
+    ann = context(browser, PHONE).new_page()
+    join(ann, server, code, "Ann")
+    table.click("#add-bot")
+    table.wait_for_function("document.querySelectorAll('#seats li').length === 2")
+    table.click("#start")
+    table.wait_for_selector("#play:not([hidden])")
+    ann.wait_for_function("document.body.dataset.phase === 'lead_singer'")
+    return table, ann, code
+
+
+def away_seconds(table: Page) -> int:
+    status = table.inner_text('.player-board[data-seat="0"] .board-status')
+    found = re.search(r"away (\d+) s", status)
+    assert found, status
+    return int(found.group(1))
+
+
+def test_the_table_counts_up_how_long_a_phone_is_away(browser: Browser, server: Server) -> None:
+    """The table's "phone away N s" went on showing the N of the last state: it counts up now,
+    with no new state."""
+    table, ann, _ = table_with_ann(browser, server)
+    ann.context.close()
+    table.wait_for_function(
+        "document.querySelector('.player-board[data-seat=\"0\"] .board-status')"
+        "?.textContent.includes('away')"
+    )
+    table.wait_for_timeout(300)  # the state of the drop, and whatever the bot does next
+    seen, first = version(table), away_seconds(table)
+    started = time.monotonic()
+    table.wait_for_timeout(2600)
+    grown = away_seconds(table) - first
+    assert version(table) == seen, "a new state came: this checks the count between states"
+    assert grown >= 2 and grown <= round(time.monotonic() - started) + 1, grown
+    table.context.close()
+
+
+IN_VIEW = """(selector) => {
+  const box = document.querySelector(selector)?.getBoundingClientRect();
+  return Boolean(box) && box.top >= 0 && box.bottom <= window.innerHeight;
+}"""
+
+
+def solo_phone(browser: Browser, server: Server) -> tuple[Page, dict]:  # type: ignore[type-arg]
+    """A solo game on a 360x640 phone, past the lead singer; and the edition."""
+    page = context(browser, PHONE).new_page()
+    page.goto(f"{server.base}/records")
+    page.fill("#solo-name", "Pip")
+    page.click("#solo-start")
+    page.wait_for_function("document.body.dataset.phase === 'lead_singer'")
+    page.locator("[data-act]").first.click()
+    page.wait_for_function("document.body.dataset.phase === 'turn'")
+    return page, get(server, "/api/games/records/edition")
+
+
+def tap_down_on_the_sheet(page: Page, key: str) -> None:
+    """Taps a place as a player does: the sheet scrolled to the top of the screen, then the
+    place."""
+    seen = version(page)
+    page.evaluate("document.querySelector('#tabs').scrollIntoView({ block: 'start' })")
+    page.locator(f'.sheet [data-act="{key}"]').first.click()
+    if page.locator('[data-act="confirm"]').count():
+        page.click('[data-act="confirm"]')
+    if page.locator("#chooser:not([hidden]) [data-act]").count():  # a multiplier: none
+        page.locator("#chooser [data-act]").first.click()
+    page.wait_for_function(f"Number(document.body.dataset.version) > {seen}")
+
+
+def test_a_phone_shows_the_steps_heading_and_done_after_a_tap_on_the_sheet(
+    browser: Browser, server: Server
+) -> None:
+    """At 360x640 a mark tapped on the sheet left "Done" and the heading of the next bonus
+    ("Bonus: …, earned by …") above the screen: each step of the marking brings them in view."""
+    page, edition = solo_phone(browser, server)
+    crew_cards = {card for card, data in edition["cards"].items() if data["kind"] == "crew"}
+    bonus_seen = done_seen = False
+    for _ in range(12):  # solo turns: a crew card marked in a crew slot earns the slot's bonus
+        if bonus_seen and done_seen:
+            break
+        hand = page.locator(".hand [data-act=pick]").evaluate_all(
+            "(n) => n.map((c) => c.dataset.card)"
+        )
+        card = next((c for c in hand if c in crew_cards), hand[0])
+        page.click(f'.hand [data-card="{card}"]')
+        page.wait_for_selector(".played")
+        keys = page.locator(".sheet [data-act]").evaluate_all("(n) => n.map((x) => x.dataset.act)")
+        crew = [k for k in keys if k.startswith("crew:")]
+        if not keys:
+            page.click('[data-act="fail"]')
+            page.click('[data-act="confirm"]')
+        else:
+            tap_down_on_the_sheet(page, (crew or keys)[0])
+        while page.locator('[data-act="done"]').count() == 0:  # a bonus to place
+            page.wait_for_selector(".bonus-queue")
+            bonus_seen = True
+            assert page.inner_text("#phase-title").startswith("Bonus")
+            assert page.evaluate(IN_VIEW, "#phase-title"), "the bonus's heading is off screen"
+            assert page.evaluate(IN_VIEW, "#phase-hint"), "why the bonus came is off screen"
+            places = page.locator(".sheet [data-act]")
+            if places.count():
+                tap_down_on_the_sheet(page, places.first.get_attribute("data-act") or "")
+            else:
+                seen = version(page)
+                page.locator(".bonus-queue [data-act]").first.click()
+                if page.locator('[data-act="confirm"]').count():
+                    page.click('[data-act="confirm"]')
+                page.wait_for_function(f"Number(document.body.dataset.version) > {seen}")
+        done_seen = done_seen or bool(keys)
+        assert page.evaluate(IN_VIEW, '[data-act="done"]'), "Done is off screen"
+        assert page.evaluate(IN_VIEW, '[data-act="undo"]'), "Undo is off screen"
+        seen = version(page)
+        page.click('[data-act="done"]')
+        page.wait_for_function(
+            f"Number(document.body.dataset.version) > {seen}"
+            " && document.body.dataset.phase !== 'mark'"
+        )
+        while page.evaluate("document.body.dataset.phase") == "goal":  # the goal row: pass
+            seen = version(page)
+            page.click('[data-act="pass"]')
+            page.wait_for_function(f"Number(document.body.dataset.version) > {seen}")
+        if page.evaluate("document.body.dataset.phase") != "turn":
+            break  # the game is over
+    assert bonus_seen and done_seen
+    page.context.close()
+
+
+NOTE = "document.querySelector('#tap-note:not([hidden])')?.textContent || ''"
+
+
+def tap_place(page: Page, area: str, key: str) -> str:
+    """Taps a place that does not glow, in its area's tab; gives the note the page said."""
+    page.click(f'#tabs [data-tab="{area}"]')
+    page.evaluate("document.querySelector('#tap-note')?.setAttribute('hidden', '')")
+    place = page.locator(f'.sheet .area-{area} [data-key="{key}"]')
+    assert place.get_attribute("data-act") is None, f"{key} glows: no wrong place"
+    place.click()
+    page.wait_for_function(f"({NOTE}) !== ''", timeout=3000)
+    return str(page.evaluate(NOTE))
+
+
+def test_a_tap_where_the_card_cannot_go_says_why_and_changes_nothing(
+    browser: Browser, server: Server
+) -> None:
+    """A tap on a locked slot, a slot of another role or another area did nothing at all: the
+    phone now says why not (in English and in Chinese), and sends nothing."""
+    page, edition = solo_phone(browser, server)
+    sent: list[str] = []
+    page.on("websocket", lambda socket: socket.on("framesent", lambda f: sent.append(str(f))))
+    first = page.locator(".hand [data-act=pick]").first
+    card = edition["cards"][first.get_attribute("data-card") or ""]
+    first.click()
+    page.wait_for_selector(".played")
+    seen, count = version(page), len(sent)
+    played = page.inner_text(".played")
+    crew = edition["crew"]
+    role = card["role"] if card["kind"] == "crew" else None
+    if role:  # a slot of another role, and a slot of its role under a cash lock
+        other = next(i for i, slot in enumerate(crew) if slot["role"] != role)
+        said = tap_place(page, "crew", f"crew:{other}")
+        assert "That slot takes a" in said, said
+        locked = [i for i, s in enumerate(crew) if s["role"] == role and s["cash"] is not None]
+        if locked:
+            assert "locked" in tap_place(page, "crew", f"crew:{locked[0]}")
+    else:
+        said = tap_place(page, "crew", "crew:0")
+        assert said.startswith("This card can't go there"), said
+    elsewhere = "assets" if card["kind"] == "agenda" else "agenda"
+    said = tap_place(page, elsewhere, f"{elsewhere}:0")
+    assert said.startswith("This card can't go there: its places glow on your "), said
+    page.wait_for_timeout(300)
+    assert version(page) == seen and len(sent) == count, "a tap on a wrong place sent something"
+    assert page.inner_text(".played") == played
+    page.context.close()
+
+    # The reasons in Chinese: no English word, no key.
+    zh_context = browser.new_context(locale="zh-CN", viewport=PHONE)  # type: ignore[arg-type]
+    zh = zh_context.new_page()
+    zh.goto(f"{server.base}/records")
+    reasons = zh.evaluate(
+        """async () => {
+          const { whyNot } = await import("/static/records/why.js");
+          const { loadEdition } = await import("/static/records/words.js");
+          const ed = await loadEdition();
+          const crewCard = Object.keys(ed.cards).find((c) => ed.cards[c].role === "producer");
+          const agendaCard = Object.keys(ed.cards).find((c) => ed.cards[c].kind === "agenda");
+          const board = { crew: ed.crew.map(() => null), cash_lifted: [] };
+          const lockedMusician = ed.crew.findIndex((s) => s.role === "musician" && s.cash !== null);
+          const targets = new Set(["agenda:1", "fail"]);
+          const failOnly = new Set(["fail"]);
+          return [
+            whyNot(ed, board, "crew:0", { card: crewCard, targets, marked: false }),
+            whyNot(ed, board, `crew:${lockedMusician}`, { card: null, targets, marked: false }),
+            whyNot(ed, board, "agenda:0", { card: agendaCard, targets, marked: true }),
+            whyNot(ed, board, "assets:0", { card: agendaCard, targets, marked: false }),
+            whyNot(ed, board, "assets:0", { card: null, targets, marked: false }),
+            whyNot(ed, board, "crew:0", { card: crewCard, targets: failOnly, marked: false }),
+          ];
+        }"""
+    )
+    assert len(set(reasons)) == len(reasons), reasons
+    for reason in reasons:
+        assert not re.search(r"[A-Za-z]", reason), reason
+    zh.context.close()
+
+
+def test_new_phone_asks_first_and_back_keeps_the_phone(browser: Browser, server: Server) -> None:
+    """ "New phone" on the table let a player's phone go at once, one mis-click away: it asks
+    first, and "No, keep this phone" keeps the phone playing."""
+    table, ann, code = table_with_ann(browser, server)
+    table.click('[data-new-phone="0"]')
+    question = table.locator(".seat-confirm")
+    question.wait_for(timeout=3000)
+    assert "Give Ann's seat to a new phone?" in question.inner_text()
+    table.click(".seat-confirm button.quiet")
+    assert table.locator(".seat-link-card").count() == 0
+    ann.wait_for_timeout(800)  # a drop would close Ann's socket within this
+    assert ann.locator("#seat-screen").is_visible() and not ann.locator("#join-screen").is_visible()
+    assert get(server, f"/api/rooms/{code}")["seats"][0]["connected"] is True
+    assert ann.evaluate(f"localStorage.getItem('recordroom.seat.{code}')")
+    # Asked again and answered yes: the link for the new phone, and Ann's phone is let go.
+    table.click('[data-new-phone="0"]')
+    table.click('[data-confirm-new-phone="0"]')
+    table.wait_for_selector(".seat-link-card svg path")
+    ann.wait_for_selector("#join-screen:not([hidden])")
+    for page in (table, ann):
+        page.context.close()
