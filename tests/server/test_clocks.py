@@ -26,16 +26,23 @@ def _state_where(sock: Socket, check: Callable[[dict[str, Any]], bool]) -> dict[
             return message
 
 
+def _timed_room(client: TestClient, game: str, bots: int, seconds: int) -> tuple[str, str]:
+    """A started room of ``game``: one person, ``bots`` bot seats, a decision timer of
+    ``seconds``; its code and the person's seat token."""
+    code, host_token, tokens = new_room(client, game, 1)
+    for _ in range(bots):
+        client.post(f"/api/rooms/{code}/bots", headers=host(host_token))
+    client.post(f"/api/rooms/{code}/timer", json={"seconds": seconds}, headers=host(host_token))
+    client.post(f"/api/rooms/{code}/start", headers=host(host_token))
+    return code, tokens[0]
+
+
 def test_a_choice_the_timer_gave_to_the_bot_cannot_be_changed(
     make_client: Callable[..., TestClient],
 ) -> None:
     client = make_client(bot_delay=60.0)  # the two bot seats take their time
-    code, host_token, tokens = new_room(client, "disc-cover", 1)
-    for _ in range(2):
-        client.post(f"/api/rooms/{code}/bots", headers=host(host_token))
-    client.post(f"/api/rooms/{code}/timer", json={"seconds": 15}, headers=host(host_token))
-    client.post(f"/api/rooms/{code}/start", headers=host(host_token))
-    with client.websocket_connect(f"/ws/{code}?token={tokens[0]}") as ws:
+    code, token = _timed_room(client, "disc-cover", 2, 15)
+    with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
         phone = Socket(ws)
         first = phone.recv_state()
         assert first["timer"]["seconds"] == 15
@@ -81,13 +88,9 @@ def test_a_late_tap_after_the_timer_ended_the_round_is_told_it_timed_out(
     """The bots vote at once; the phone does not. When its timer runs out (made to run out at
     once here), its bot votes for it and the round ends; the phone's vote, made on the state it
     still shows, is then a late tap: ``turn/timed_out``, not a stale action."""
-    code, host_token, tokens = new_room(client, "disc-cover", 1)
-    for _ in range(2):
-        client.post(f"/api/rooms/{code}/bots", headers=host(host_token))
-    client.post(f"/api/rooms/{code}/timer", json={"seconds": 60}, headers=host(host_token))
-    client.post(f"/api/rooms/{code}/start", headers=host(host_token))
+    code, token = _timed_room(client, "disc-cover", 2, 60)
     hub = client.app.state.hub  # type: ignore[attr-defined]
-    with client.websocket_connect(f"/ws/{code}?token={tokens[0]}") as ws:
+    with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
         phone = Socket(ws)
         phone.recv_state()
         waiting = _state_where(phone, lambda m: m["version"] == 2)  # both bots have voted
@@ -109,12 +112,9 @@ def test_the_records_pick_timer_times_the_picks_and_never_marks_a_sheet(
     choice to make, and its bot makes that choice when time is up; marking one's sheet takes
     thought and stays the player's own, so no countdown shows and no bot marks for them."""
     client = make_client(bot_delay=0.0)
-    code, host_token, tokens = new_room(client, "records", 1)
-    client.post(f"/api/rooms/{code}/bots", headers=host(host_token))
-    client.post(f"/api/rooms/{code}/timer", json={"seconds": 15}, headers=host(host_token))
-    client.post(f"/api/rooms/{code}/start", headers=host(host_token))
+    code, token = _timed_room(client, "records", 1, 15)
     hub = client.app.state.hub  # type: ignore[attr-defined]
-    with client.websocket_connect(f"/ws/{code}?token={tokens[0]}") as ws:
+    with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
         phone = Socket(ws)
         state = phone.recv_state()
         chose = 0
