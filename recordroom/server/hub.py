@@ -347,6 +347,7 @@ class Hub:
                 log.error("room %s could not be deleted: %s", room.code, error)
                 continue
             self.rooms.pop(room.code, None)
+            room.forget_hang_ups()
             self._bot_tasks.pop(room.code, None)
             self.peers.forget(room.code)
             deleted.append(room.code)

@@ -62,6 +62,12 @@ CONFLICT_TRIES = 5
 """Times a change of a shared room is checked again after another process changed it first."""
 Role = Literal["seat", "host", "spectator"]
 T = TypeVar("T")
+HANG_UP_DELAY = 0.05
+"""Seconds within which the phones that hang up are told to the others as one change.
+
+When a game ends, or a table reloads, the room's sockets close one after the other: told one by
+one, six of them cost fifteen state messages, each built and sent for nothing but the next.
+A player does not see 50 ms."""
 
 
 def _retrieve(task: asyncio.Future[Any]) -> None:
@@ -135,6 +141,8 @@ class Room:
     """When (``time.time()``) the room last changed: its expiry counts from there."""
     _seat_legal: list[tuple[Action, ...] | None] = field(default_factory=list)
     _seat_changed_at: list[int] = field(default_factory=list)
+    _hung_up: asyncio.TimerHandle | None = None
+    """The change that will tell the others of phones that hung up (see ``HANG_UP_DELAY``)."""
     _acting: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held from an action's checks to its landing: two actions never see the same old state."""
     _next: Any = None
@@ -862,6 +870,9 @@ class Room:
     def _changed(self) -> None:
         """Tells every client about a change, and the hub (bots) too."""
         self.touched = time.time()
+        if self._hung_up is not None:  # this change tells of the phones that hung up too
+            self._hung_up.cancel()
+            self._hung_up = None
         if self.state is not None:
             for seat in range(len(self.seats)):
                 legal = self.seat_view(seat)[1]
@@ -901,7 +912,11 @@ class Room:
         self._changed()
 
     def disconnect(self, client: Client) -> None:
-        """Forgets a client; its seat stays and shows as disconnected."""
+        """Forgets a client; its seat stays and shows as disconnected.
+
+        The others are told within ``HANG_UP_DELAY``, once for every client that hangs up
+        meanwhile (at once when no event loop runs); the seat's count changes at once.
+        """
         if client not in self.clients:
             return
         self.clients.remove(client)
@@ -912,7 +927,24 @@ class Room:
             slot.connections -= 1
             if slot.connections == 0:
                 slot.away_since = time.monotonic()
+        if self._hung_up is not None:
+            return  # already due
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._changed()
+            return
+        self._hung_up = loop.call_later(HANG_UP_DELAY, self._tell_hang_ups)
+
+    def _tell_hang_ups(self) -> None:
+        self._hung_up = None
         self._changed()
+
+    def forget_hang_ups(self) -> None:
+        """Tells nobody of the phones that hung up (a room being deleted)."""
+        if self._hung_up is not None:
+            self._hung_up.cancel()
+            self._hung_up = None
 
 
 def _dumps(message: JSONDict) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from recordroom.server import room as room_module
 from recordroom.server.protocol import SeatOut, StateMessage
 
 from .helpers import TOY, TOY_NAME, Socket, TestClient, host, new_room
@@ -145,3 +146,44 @@ def test_phones_coming_and_going_reuse_the_views_of_the_state(
             gone = [ann.recv_state(), table.recv_state()]
             assert not any(m["seats"][1]["connected"] for m in gone)
         assert calls == []  # every view of the state was made once, when the action was told
+
+
+def test_phones_hanging_up_together_are_told_as_one_change(
+    client: TestClient, monkeypatch: Any
+) -> None:
+    # A game's end, or a table reloaded: sockets close one after the other. The others learn of
+    # them once for the burst, not once per phone (a wide window, so that a slow run holds too).
+    monkeypatch.setattr(room_module, "HANG_UP_DELAY", 1.0)
+    code, host_token, tokens = new_room(client, TOY_NAME, 3)
+    client.post(f"/api/rooms/{code}/start", headers=host(host_token))
+    with (
+        client.websocket_connect(f"/ws/{code}?token={host_token}") as t,
+        client.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a,
+    ):
+        table, ann = Socket(t), Socket(a)
+        table.recv_state(), table.recv_state(), ann.recv_state()
+        phones = [client.websocket_connect(f"/ws/{code}?token={tokens[i]}") for i in (1, 2)]
+        for phone in phones:
+            Socket(phone.__enter__()).recv_state()
+            table.recv_state(), ann.recv_state()
+        for phone in phones:
+            phone.__exit__(None, None, None)
+        # The first message after the hang-ups already shows both phones gone.
+        told = table.recv_state()
+        assert [s["connected"] for s in told["seats"]] == [True, False, False]
+        assert [s["connected"] for s in ann.recv_state()["seats"]] == [True, False, False]
+        # And it was the only one: the next message is the next change.
+        ann.send({"type": "act", "version": 0, "action": ann.state["legal_actions"][0]})
+        assert table.recv_state()["version"] == 1
+
+
+def test_a_phone_hanging_up_alone_is_told_without_any_other_change(client: TestClient) -> None:
+    code, host_token, tokens = new_room(client, TOY_NAME, 2)
+    client.post(f"/api/rooms/{code}/start", headers=host(host_token))
+    with client.websocket_connect(f"/ws/{code}?token={host_token}") as t:
+        table = Socket(t)
+        table.recv_state()
+        with client.websocket_connect(f"/ws/{code}?token={tokens[1]}") as b:
+            Socket(b).recv_state()
+            assert table.recv_state()["seats"][1]["connected"]
+        assert not table.recv_state()["seats"][1]["connected"]
