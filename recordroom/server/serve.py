@@ -411,8 +411,9 @@ def settle_interpreter() -> None:
       (views, messages) is freed by reference counting within the change; what a young
       collection walks is what is still alive, chiefly the coroutines and futures of the open
       sockets waiting for their next message, and with 700 it walked them over forty times a
-      second. Under ``bench/server_load.py`` the collector took about 11% of the event loop's
-      time with 700, and about half of that with 10,000.
+      second. Its passes logged under ``bench/server_load.py``'s closed loop took about 11% of
+      the event loop's time with 700, 7 to 9% with 5,000 and about 6% with 20,000, whose
+      young passes took near 30 ms each: 10,000 lies between.
     - The thread switch interval drops from 5 ms to 1 ms: the writer's thread lets go of the
       lock on every call into SQLite and must win it back from a busy event loop, and bots
       think on threads too; a shorter interval shortens how long a commit, so a broadcast,
