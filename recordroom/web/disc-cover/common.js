@@ -9,6 +9,7 @@ export {
   $$,
   ApiError,
   api,
+  CLOSE,
   deadline,
   el,
   initials,

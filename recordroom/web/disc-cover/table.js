@@ -1,5 +1,8 @@
 // The table screen: set up the evening, let the players join, then show the four sleeves, play
 // the song, reveal the votes together and grow the mosaic. It holds the host token of the room.
+// Opened at /table?room=CODE without that token (a second screen, a friend's link) it is a
+// spectator's screen: the same table, read-only and silent, since only the host's screen plays
+// the music and opens the turns; a code no room holds says so instead of offering a new room.
 
 import { morph } from "/static/common/client.js";
 import { andList, has, lang, onLanguage, t } from "/static/common/i18n.js";
@@ -8,6 +11,7 @@ import {
   $,
   $$,
   api,
+  CLOSE,
   deadline,
   el,
   initials,
@@ -35,6 +39,7 @@ const points = (n) => t("common.points", { count: n });
 
 let code = normaliseCode(params.get("room"));
 let hostToken = code ? tokens.host(code) : null;
+let watching = false; // a spectator's screen: no host token, no sound, no host controls
 let live = null;
 let last = null; // the newest state message
 let previous = null; // the view before it
@@ -63,6 +68,9 @@ const ICONS = {
   play: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 4l13 8-13 8z" fill="currentColor"/></svg>',
   pause:
     '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 4h4v16H6zM14 4h4v16h-4z" fill="currentColor"/></svg>',
+  // A speaker struck through: this screen makes no sound.
+  muted:
+    '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/><path d="M16 9l5 6M21 9l-5 6" stroke="currentColor" stroke-width="2" stroke-linecap="round" fill="none"/></svg>',
 };
 
 // ---- setup ---------------------------------------------------------------------------------
@@ -306,16 +314,74 @@ function enter() {
       if (message.view && message.status !== "lobby") noticeReveal(message);
       render(message);
     },
-    onError: (message) => showError(message.message),
+    // No such room: the close that follows says so on a screen of its own.
+    onError: (message) => message.code !== "room/not_found" && showError(message.message),
     onAgain: moveTo,
-    onClosed: () => showError(t("dc.game.closed")),
+    onClosed: (closed) =>
+      closed === CLOSE.NOT_FOUND ? showMissing() : showError(t("dc.game.closed")),
   });
 }
 
+/** A spectator's screen: the room's table without its host token (see the top of this file). */
+function watch() {
+  watching = true;
+  document.body.classList.add("spectator");
+  renderWatching();
+  enter();
+}
+
+/** The line on every screen of a spectator that says whose screen plays the music. */
+function renderWatching() {
+  for (const note of $$(".watch-note")) {
+    note.hidden = !watching;
+    if (!watching) continue;
+    note.replaceChildren(
+      el("span", { "aria-hidden": "true", class: "watch-icon" }),
+      el(
+        "span",
+        { class: "watch-text" },
+        el("b", {}, ...withCode("dc.watch.title")),
+        el("small", {}, t("dc.watch.note")),
+      ),
+    );
+    note.firstChild.innerHTML = ICONS.muted;
+  }
+}
+
+/** A message with the room's code in it, the code set as a code (it reads the same in any language). */
+function withCode(key, shown = code) {
+  const [before, ...after] = t(key).split("{code}");
+  return after.length
+    ? [before, el("span", { class: "code" }, shown), after.join(shown)]
+    : [before];
+}
+
+/** No room holds this code (never made, or long gone): say so, and let another code be typed. */
+function showMissing() {
+  if (live) live.stop();
+  live = null;
+  for (const id of ["setup", "lobby", "game", "over"]) $(`#${id}`).hidden = true;
+  $("#missing").hidden = false;
+  $("#missing-title").replaceChildren(...withCode("dc.missing.title"));
+  $("#missing-text").replaceChildren(...withCode("dc.missing.text"));
+  $("#missing-code").focus();
+}
+
+$("#missing-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const typed = normaliseCode($("#missing-code").value);
+  if (typed.length !== 4) {
+    toast(t("common.code_letters"), "#missing-error");
+    return;
+  }
+  location.href = `/table?room=${typed}`;
+});
+
 function moveTo(newCode) {
   if (newCode === code) return;
-  tokens.setHost(newCode, hostToken);
+  if (hostToken) tokens.setHost(newCode, hostToken);
   code = newCode;
+  renderWatching();
   last = previous = reveal = null;
   seenAnimation = new Set();
   history.replaceState(null, "", `/table?room=${code}${params.has("hold") ? `&hold=${HOLD}` : ""}`);
@@ -386,7 +452,7 @@ function render(state) {
       : state.status === "over" && !reveal
         ? "over"
         : "game";
-  for (const id of ["lobby", "game", "over"]) $(`#${id}`).hidden = id !== screen;
+  for (const id of ["lobby", "game", "over", "missing"]) $(`#${id}`).hidden = id !== screen;
   if (screen === "lobby") return renderLobby(state);
   handleMusic(state);
   if (screen === "over") return renderOver(state);
@@ -432,23 +498,26 @@ function renderLobby(state) {
               ? ""
               : el("small", {}, ` ${t("dc.lobby.away")}`),
         ),
-        el(
-          "button",
-          {
-            type: "button",
-            class: "quiet tiny",
-            "aria-label": t("dc.lobby.remove", { name: seat.name }),
-            onclick: () => host("DELETE", `seats/${seat.seat}`).catch((e) => showError(e.message)),
-          },
-          "✕",
-        ),
+        watching
+          ? null
+          : el(
+              "button",
+              {
+                type: "button",
+                class: "quiet tiny",
+                "aria-label": t("dc.lobby.remove", { name: seat.name }),
+                onclick: () =>
+                  host("DELETE", `seats/${seat.seat}`).catch((e) => showError(e.message)),
+              },
+              "✕",
+            ),
       ),
     ),
   );
   $("#add-bot").disabled = state.seats.length >= max;
   $("#start").disabled = state.seats.length < min;
   const competitive = info?.options?.variant === "competitive";
-  $("#leader-box").hidden = !competitive || !state.seats.length;
+  $("#leader-box").hidden = watching || !competitive || !state.seats.length;
   if (competitive) {
     const select = $("#first-leader");
     const chosen = select.value;
@@ -464,7 +533,9 @@ function renderLobby(state) {
   $("#lobby-hint").textContent =
     state.seats.length < min
       ? t("dc.lobby.need", { count: min - state.seats.length })
-      : t("dc.lobby.ready");
+      : watching
+        ? t("dc.watch.lobby")
+        : t("dc.lobby.ready");
   const setup = info?.music;
   $("#lobby-music").textContent = setup
     ? t("dc.lobby.music", { source: describeSource(setup) })
@@ -492,10 +563,10 @@ function noticeReveal(state) {
     clearTimeout(revealTimer);
     revealTimer = setTimeout(endReveal, HOLD);
     stopAtReveal();
-    cue("reveal", { buzz: false });
+    if (!watching) cue("reveal", { buzz: false });
   } else if (previous.phase === "vote" && (view.phase === "tiebreak" || view.phase === "leader")) {
     stopAtReveal();
-    cue("tie", { buzz: false });
+    if (!watching) cue("tie", { buzz: false });
   }
 }
 
@@ -526,6 +597,8 @@ function nextSong() {
  */
 function gate() {
   const state = last;
+  // Only the host's screen leads the song: a spectator never opens or holds a turn.
+  if (watching) return;
   if (state?.status !== "playing" || !state.listening || !state.view || !live) return;
   const turn = state.view.turn;
   const now = Date.now();
@@ -547,7 +620,7 @@ function gate() {
 
 $("#song-playing").addEventListener("click", () => {
   const turn = last?.view?.turn;
-  if (!turn || !live) return;
+  if (!turn || !live || watching) return;
   told = { turn, at: Date.now() };
   live.send({ type: "playing", turn });
 });
@@ -559,6 +632,11 @@ $("#next-song").addEventListener("click", () => {
 // ---- music ---------------------------------------------------------------------------------
 
 function handleMusic(state) {
+  // A spectator plays nothing: two screens playing one song would be an echo, out of step.
+  if (watching) {
+    if (!audio.paused) audio.pause();
+    return;
+  }
   const over = state.status === "over";
   const external = music?.source === "external";
   $("#player").classList.toggle("external", external);
@@ -715,7 +793,7 @@ setInterval(tick, 500);
 
 /** The first seat whose phone has been gone over ten seconds while its choice is awaited. */
 function awaySeat(state) {
-  if (reveal || state.listening) return null;
+  if (watching || reveal || state.listening) return null;
   const now = Date.now();
   for (const seat of state.view.waiting_for) {
     const since = awaySince.get(seat);
@@ -771,9 +849,9 @@ function renderBanner(state) {
   const who = names(state);
   const external = music?.source === "external";
   let text;
-  const stop = external && !music.play_to_end ? ` ${t("dc.banner.stop")}` : "";
+  const stop = external && !music.play_to_end && !watching ? ` ${t("dc.banner.stop")}` : "";
   const listening = Boolean(state.listening) && state.status === "playing";
-  $("#song-playing").hidden = !(listening && external && !reveal);
+  $("#song-playing").hidden = watching || !(listening && external && !reveal);
   $("#next-song").hidden = !(music?.play_to_end && queued && songBusy() && !reveal);
   if (reveal) {
     text = revealText(reveal.record, state);
@@ -813,6 +891,7 @@ function renderBanner(state) {
 /** The banner before a turn's vote opens: what the song is doing. Never "listen" over an old song. */
 function listeningText(state) {
   const turn = state.view.turn;
+  if (watching) return t("dc.watch.listening", { turn });
   const external = music?.source === "external";
   // {opens} stays in the text: the banner puts a live countdown there.
   const opens = opensUntil !== null ? ` ${t("dc.banner.opens")}` : "";
@@ -837,7 +916,7 @@ function revealText(record, state) {
   const who = names(state);
   const votes = votesByCard(record.votes)[record.card].length;
   const external = music?.source === "external";
-  const stop = external && !music.play_to_end ? ` ${t("dc.banner.stop")}` : "";
+  const stop = external && !music.play_to_end && !watching ? ` ${t("dc.banner.stop")}` : "";
   const how =
     record.decided_by === "majority"
       ? t("dc.reveal.majority", { count: votes })
@@ -1033,21 +1112,23 @@ function renderSeats(state) {
         : seat.bot
           ? levelName(seat.level)
           : "";
+      // The host clicks a seat for its menu; a spectator's seats are only shown.
       return el(
-        "button",
+        watching ? "div" : "button",
         {
-          type: "button",
+          type: watching ? null : "button",
+          role: watching ? "group" : null,
           class: `seat${voted ? " voted" : ""}${seat.connected ? "" : " away"}${leader ? " leader" : ""}${seat.bot ? " bot" : ""}`,
           style: { "--c": seatColour(seat.seat) },
-          "aria-haspopup": "dialog",
-          "aria-label": t("dc.seat.aria", {
+          "aria-haspopup": watching ? null : "dialog",
+          "aria-label": t(watching ? "dc.seat.aria_watch" : "dc.seat.aria", {
             name: seat.name,
             who: who ? ` (${who})` : "",
             leader: leader ? t("dc.seat.aria_leader") : "",
             status: status || t("dc.seat.waiting"),
             points: competitive ? `, ${points(view.points[seat.seat])}` : "",
           }),
-          onclick: () => openSeatMenu(seat.seat),
+          onclick: watching ? null : () => openSeatMenu(seat.seat),
         },
         el("span", { class: "disc", "aria-hidden": "true" }, el("span", {}, initials(seat.name))),
         el(
@@ -1078,7 +1159,7 @@ const handedToBot = (seat) => seat.bot && !/^bot\b/i.test(seat.name);
 let menuSeat = null;
 
 function openSeatMenu(seatNo) {
-  if (!last?.seats[seatNo]) return;
+  if (watching || !last?.seats[seatNo]) return;
   menuSeat = seatNo;
   fillSeatMenu();
   $("#menu-name").value = "";
@@ -1232,9 +1313,15 @@ onLanguage(() => {
   for (const list of [$("#mosaic"), $("#final-mosaic")]) list.dataset.sig = "";
   $("#banner").dataset.text = "";
   shownThemes = null;
-  if (last) render(last);
+  renderWatching();
+  if (!$("#missing").hidden) showMissing();
+  else if (last) render(last);
   else showSources(true);
 });
 
 if (code && hostToken) enter();
-else loadMusic();
+else if (code) watch();
+else {
+  $("#setup").hidden = false;
+  loadMusic();
+}
