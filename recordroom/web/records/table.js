@@ -68,11 +68,9 @@ $("#solo-form").addEventListener("submit", async (event) => {
 });
 
 async function enter() {
-  // One screen from a sofa: the host's bar in the header row, the sheets under the goals, the
-  // newest lines of the log below them (still on screen at 1280x800), the legend last.
-  $("#table-boards").after($("#table-log"));
-  $(".table-head").append($("#host-bar"));
-  $(".table-head").after($("#table-over")); // at the end, the winners and scores come first
+  // One screen from a sofa (table.html): the host's bar in the header row, the sheets on the
+  // left, the goals, the newest lines of the log and the legend on the right; at the end, the
+  // winners and scores first.
   ed = await loadEdition();
   $("#host-tools").hidden = !hostToken;
   live = new RoomSocket(code, hostToken, {
@@ -172,7 +170,226 @@ function render(state) {
       : view.players > 1
         ? t("rec.table.doc_week", { week: view.week })
         : t("rec.table.doc_turn", { turn: view.turn });
+  fitTable();
 }
+
+// ---- one screen: every sheet, the chips, the goals, the log and the legend with nothing to scroll
+// On a landscape screen while the game runs (records.css, "One screen"), the table chooses how to
+// lay itself out: the goals beside the sheets (with the log and the legend) or above them; the
+// sheets' number of columns and shape; the largest font size of the sheets, then of the goals, the
+// log and the legend, that fit. Measured rather than computed, since a name, a card or a language
+// can be longer than another. Chosen again when the screen, the seats or the host's controls
+// change, or when something no longer fits: a state that fits keeps the layout, so the sheets do
+// not change size from move to move.
+const LANDSCAPE = matchMedia("(min-width: 900px) and (min-aspect-ratio: 1/1)");
+// The font sizes tried, in rem (16 px at 1280x720 and 1280x800, 24 px at 1920x1080). The largest
+// is the table's own size, as with few players; the smallest keeps a sheet readable from a sofa
+// (12 px at 1280x720: a 6-player table there needs about 12.5); below it the page scrolls.
+const FIT = { board: [0.75, 1], side: [0.8, 1] };
+// A sheet's shape: its crew above its areas' lines, in one column ("list") or two ("stack"), or
+// beside them ("side"); a free crew slot's role beside its bonus ("row") or above it ("column",
+// narrower).
+const SHAPES = ["side", "list", "stack"].flatMap((s) => [`${s} row`, `${s} column`]);
+let fitted = ""; // what the layout was chosen for (and whether one fitted)
+
+const overflows = (box) =>
+  box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1;
+const pageScrolls = () =>
+  document.documentElement.scrollHeight > innerHeight + 1 ||
+  document.documentElement.scrollWidth > innerWidth + 1;
+
+// What must not stick out of its place on a sheet: its header, the host's controls, a crew slot,
+// an area's line and what that line has.
+const SHEET_PARTS = ".player-board header, .seat-controls, .tb-slot, .tb-area, .tb-what";
+// Room for a seat's status beside its name, in its own em ("choosing…", "done ✓"; a card's title
+// may be cut short).
+const STATUS_ROOM = 7;
+
+/** Whether the sheets stay within their place, each part within its sheet. */
+function boardsFit() {
+  const boards = $("#table-boards");
+  if (pageScrolls() || overflows(boards)) return false;
+  for (const node of boards.querySelectorAll(SHEET_PARTS))
+    if (node.scrollWidth > node.clientWidth + 1) return false;
+  for (const node of boards.querySelectorAll(".board-status"))
+    if (node.clientWidth < STATUS_ROOM * parseFloat(getComputedStyle(node).fontSize)) return false;
+  return true;
+}
+
+/** How wide a row of boxes (a flex line, or a line of a grid) needs to be: each child at the width
+ * of its content (a status at its room), and the gaps between them. */
+function needs(children, gap) {
+  let width = gap * Math.max(0, children.length - 1);
+  for (const child of children) {
+    width += child.classList.contains("board-status")
+      ? STATUS_ROOM * parseFloat(getComputedStyle(child).fontSize)
+      : Math.max(child.offsetWidth, child.scrollWidth);
+  }
+  return width;
+}
+
+/** From one layout of the sheets at `size` px: the largest size at which every row of a sheet
+ * would fit its width, and the height of the sheets now. A sheet's every measure grows with its
+ * font size; the width of its place does not. */
+function measureBoards(size) {
+  const boards = $("#table-boards");
+  let width = Number.POSITIVE_INFINITY;
+  const fit = (room, need) => {
+    if (need > 0) width = Math.min(width, (size * room) / need);
+  };
+  const gap = (node) => parseFloat(getComputedStyle(node).columnGap) || 0;
+  for (const row of boards.querySelectorAll(".player-board header, .seat-controls, .tb-area"))
+    fit(row.clientWidth, needs([...row.children], gap(row)));
+  for (const slot of boards.querySelectorAll(".tb-slot")) fit(slot.clientWidth, slot.scrollWidth);
+  for (const lines of boards.querySelectorAll(".tb-areas")) {
+    const rows = new Map(); // the lines side by side (a grid's row), by where they start
+    for (const line of lines.children)
+      rows.set(line.offsetTop, [...(rows.get(line.offsetTop) || []), line]);
+    for (const row of rows.values()) fit(lines.clientWidth, needs(row, gap(lines)));
+  }
+  const top = boards.getBoundingClientRect().top;
+  const bottoms = [...boards.children].map((board) => board.getBoundingClientRect().bottom);
+  return { width, height: Math.max(top, ...bottoms) - top };
+}
+
+/** Whether the goals, the log and the legend stay within the screen, the log showing its two
+ * newest lines whole and its fold ("the whole game"). */
+function sideFits() {
+  const bottom = $(".table-play").getBoundingClientRect().bottom + 1;
+  const below = (node) => !node || node.getBoundingClientRect().bottom <= bottom;
+  for (const box of ["#table-goals", "#table-log", "#table-legend"].map((id) => $(id)))
+    if (!box || box.scrollWidth > box.clientWidth + 1 || !below(box)) return false;
+  const recent = $("#table-log .log-recent");
+  const shown = Math.min(bottom, recent?.getBoundingClientRect().bottom ?? 0);
+  const lines = [...(recent?.children || [])].slice(0, 2);
+  return (
+    lines.every((line) => line.getBoundingClientRect().bottom <= shown + 1) &&
+    below($("#table-log .log-all summary"))
+  );
+}
+
+/** The largest size in [low, high] px, in quarter pixels, for which fits() holds once apply(size)
+ * is done (it is taken to hold below a size that fits); null when low does not fit. */
+function largest(apply, fits, low, high) {
+  let [lo, hi] = [Math.ceil(low * 4), Math.floor(high * 4)];
+  if (lo > hi) return null;
+  apply(lo / 4);
+  if (!fits()) return null;
+  apply(hi / 4);
+  if (fits()) return hi / 4;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    apply(mid / 4);
+    if (fits()) lo = mid;
+    else hi = mid;
+  }
+  return lo / 4;
+}
+
+const setSideFont = (size) => $(".table-side").style.setProperty("--side-font", `${size}px`);
+
+function setBoards({ cols, shape, size }) {
+  const boards = $("#table-boards");
+  boards.style.setProperty("--cols", String(cols));
+  [boards.dataset.shape, boards.dataset.slots] = shape.split(" ");
+  boards.style.setProperty("--board-font", `${size}px`);
+}
+
+// The least room a sheet of a shape needs at the smallest size, in em (width, height): fewer
+// layouts are tried (each costs a layout of the whole page).
+const LEAST = { list: [13, 24], stack: [17, 19], side: [24, 17] };
+
+function fitTable(force = false) {
+  const play = $("#play");
+  const boards = $("#table-boards");
+  const on = !play.hidden && LANDSCAPE.matches && document.body.dataset.phase !== "over";
+  play.classList.toggle("fit", on);
+  if (!on) {
+    for (const name of ["--board-font", "--cols"]) boards.style.removeProperty(name);
+    $(".table-side").style.removeProperty("--side-font");
+    for (const node of [play, boards])
+      for (const key of ["goals", "shape", "slots"]) delete node.dataset[key];
+    fitted = "";
+    return;
+  }
+  const count = Number(boards.dataset.count) || 1;
+  const key = `${innerWidth}x${innerHeight} ${count} ${boards.querySelectorAll(".seat-controls").length}`;
+  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+  const [sideLow, sideHigh] = FIT.side.map((r) => r * rem);
+  const [low, high] = FIT.board.map((r) => r * rem);
+  if (!force && fitted === `${key} and nothing fits`) return; // not again at every move
+  if (!force && fitted === key && boardsFit()) {
+    if (sideFits()) return;
+    if (play.dataset.goals === "side") {
+      // Only the side has grown (a goal's longer words): its size alone, the sheets stay.
+      const size = largest(setSideFont, sideFits, sideLow, sideHigh);
+      setSideFont(size ?? sideLow);
+      if (size !== null && boardsFit()) return;
+    }
+  }
+  fitted = key;
+  // The goals beside the sheets or above them: the side's size, and the sheets' room, for each.
+  setBoards({ cols: Math.min(count, 3), shape: SHAPES[0], size: low });
+  const places = ["side", "top"].map((goals) => {
+    play.dataset.goals = goals;
+    const side = largest(setSideFont, sideFits, sideLow, sideHigh) ?? sideLow;
+    setSideFont(side);
+    return { goals, side, room: boards.clientHeight };
+  });
+  // Every grid of one to three rows and every shape, each laid out once at the largest size:
+  // how large it can be in each place. A grid or shape that cannot fit at the smallest is skipped.
+  const gap = 0.8 * low; // between the sheets (records.css)
+  const most = Math.max(...places.map((place) => place.room));
+  const tries = [];
+  for (const rows of [1, 2, 3]) {
+    const cols = Math.ceil(count / rows);
+    if (rows > 1 && Math.ceil(count / (rows - 1)) === cols) continue; // the same grid
+    const cell = (boards.clientWidth - (cols - 1) * gap) / cols;
+    for (const shape of SHAPES) {
+      const [width, height] = LEAST[shape.split(" ")[0]];
+      if (cell < width * low || rows * height * low > most) continue;
+      setBoards({ cols, shape, size: high });
+      const measured = measureBoards(high);
+      for (const place of places) {
+        const size = Math.min(high, measured.width, (high * place.room) / measured.height);
+        tries.push({ ...place, cols, shape, size: Math.floor(size * 4) / 4 });
+      }
+    }
+  }
+  // The best first: the one whose smaller text is the larger (as a part of its largest size),
+  // then whose sheets are the larger. Each is laid out at its size, up to a pixel larger while it
+  // fits (a measure is rounded, a border is not in em), smaller until it fits; the first that fits
+  // at least as well as the next could (a pixel larger) wins.
+  const score = (t) => Math.min(t.size / high, t.side / sideHigh) * 1000 + t.size / high;
+  const hope = (t) => score({ ...t, size: Math.min(high, t.size + 1) });
+  tries.sort((a, b) => score(b) - score(a));
+  let best = null;
+  for (const t of tries) {
+    if (best && hope(t) <= score(best)) break;
+    if (t.size + 1 < low) continue;
+    play.dataset.goals = t.goals;
+    setSideFont(t.side);
+    const apply = (size) => setBoards({ ...t, size });
+    const from = Math.max(low, t.size);
+    const size =
+      largest(apply, boardsFit, from, Math.min(high, t.size + 1)) ??
+      largest(apply, boardsFit, low, from - 0.25);
+    if (size !== null && (!best || score({ ...t, size }) > score(best))) best = { ...t, size };
+  }
+  // Nothing fits (a small screen, many players): the smallest sizes, and the page scrolls.
+  if (!best) fitted = `${key} and nothing fits`;
+  best ||= { ...places[0], cols: Math.min(count, 3), shape: SHAPES[0], size: low };
+  play.dataset.goals = best.goals;
+  setSideFont(best.side);
+  setBoards(best);
+}
+
+let resized = 0;
+addEventListener("resize", () => {
+  clearTimeout(resized); // once the window is still: a layout is tried many times over
+  resized = setTimeout(() => fitTable(), 150);
+});
+document.fonts?.ready.then(() => fitTable(true));
 
 function renderLobby(state) {
   show("lobby");

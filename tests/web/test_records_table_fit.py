@@ -1,0 +1,193 @@
+"""The Records table in play fits one screen: with 4 and 6 players at 1280x720 and 6 at 1920x1080,
+every sheet, the chips, the goals, the log and the legend are in view at once, nothing scrolls and
+nothing overlaps, and the sheets stay readable from a sofa.
+
+Each room is made over HTTP: Annabel's seat (played here over her socket) and bots in the
+others, played to the second week's draft, so that the sheets have marks and the log has lines;
+the game then waits for Annabel's pick while the host's table is measured.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+from websockets.sync.client import ClientConnection, connect
+
+from .conftest import Server
+from .records_measure import small_text_and_icons
+
+pytestmark = pytest.mark.browser
+
+State = dict[str, Any]
+
+# The smallest size of a seat's name and of an area's points on a sheet, in CSS px at 1280x720
+# (the table's 1rem is 16 px there, 24 px at 1920x1080, so 1.5 times these). 12 px is 3/4 of the
+# table's own size: on a 40-inch television showing 1280x720 (0.69 mm a pixel) a capital of 12 px
+# is about 6 mm tall, which from a sofa 3 m away is about 7 arcminutes, above the 5 of the 20/20
+# line of an eye chart. The layout reaches 12.75 px with 6 players at 1280x720 (more with fewer).
+READABLE_PX = 12.0
+# Nothing on the table, an area's name or an icon included, below 0.9 of that.
+SMALLEST_PX = 0.9 * READABLE_PX
+
+
+def call(server: Server, method: str, path: str, body: object = None, token: str = "") -> Any:
+    """One HTTP call to the server; the answer's JSON."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(
+        f"{server.base}{path}", data=data, headers=headers, method=method
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read() or b"null")
+
+
+def play_to_week_two(link: ClientConnection) -> State:
+    """Plays Annabel's seat (the first legal choice; marks before done, a fail only when nothing
+    else goes) until the second week's draft waits for her pick; that state."""
+    end = time.monotonic() + 60
+    while (left := end - time.monotonic()) > 0:
+        message = json.loads(link.recv(timeout=left))
+        if message.get("type") != "state" or not message["legal_actions"]:
+            continue  # an action refused as stale is followed by the newer state
+        view = message["view"]
+        if view["week"] >= 2 and view["phase"] == "pick":
+            found: State = message
+            return found
+        legal = message["legal_actions"]
+        order = [a for a in legal if a["type"] not in ("fail", "undo", "done")]
+        action = (order or [a for a in legal if a["type"] == "done"] or legal)[0]
+        link.send(json.dumps({"type": "act", "version": message["version"], "action": action}))
+    raise AssertionError("the game did not reach the second week within 60 s")
+
+
+# Where each part of the table is, and what overlaps what.
+LAYOUT = """() => {
+  const box = (node) => {
+    const r = node.getBoundingClientRect();
+    return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+  };
+  const parts = {};
+  document.querySelectorAll("#table-boards .player-board").forEach((board) => {
+    parts[`sheet ${board.dataset.seat}`] = box(board);
+  });
+  for (const [name, selector] of [["chips", "#round-info"], ["goals", "#table-goals"],
+    ["log", "#table-log"], ["legend", "#table-legend"]]) {
+    const node = document.querySelector(selector);
+    if (node) parts[name] = box(node);
+  }
+  const page = document.documentElement;
+  return { parts, scrollHeight: page.scrollHeight, scrollWidth: page.scrollWidth,
+           width: innerWidth, height: innerHeight };
+}"""
+
+# The font sizes, in px, of every seat's name and every area's points on the sheets.
+SIZES = """() => {
+  const sizes = (selector) => [...document.querySelectorAll(selector)]
+    .map((node) => parseFloat(getComputedStyle(node).fontSize));
+  return { names: sizes("#table-boards .board-name"),
+           points: sizes("#table-boards .tb-area-points") };
+}"""
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Whether two boxes share more than a pixel's sliver."""
+    width = min(a["right"], b["right"]) - max(a["left"], b["left"])
+    height = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+    return width > 1 and height > 1
+
+
+def host_table(
+    browser: Browser, server: Server, code: str, host: str, size: tuple[int, int]
+) -> Page:
+    """The host's table screen of room ``code`` (its token in the page's storage), in play."""
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.add_init_script(f"localStorage.setItem('recordroom.host.{code}', '{host}')")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{server.base}/records/table?room={code}")
+    page.wait_for_selector("#play:not([hidden]) #table-legend .legend")
+    page.wait_for_function("document.body.dataset.phase === 'pick'")
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 50)))")
+    return page
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize(
+    ("size", "players"),
+    [((1280, 720), 4), ((1280, 720), 6), ((1920, 1080), 6)],
+    ids=["1280x720-4", "1280x720-6", "1920x1080-6"],
+)
+def test_the_table_in_play_fits_one_screen_readable_from_a_sofa(
+    browser: Browser,
+    server: Server,
+    screenshots: Path | None,
+    size: tuple[int, int],
+    players: int,
+) -> None:
+    """Every seat's sheet, the chips, the goals, the log and the legend wholly in view, without a
+    scroll either way and none over another; a seat's name and an area's points at least
+    READABLE_PX (times 1.5 at 1920x1080) and nothing at all below SMALLEST_PX."""
+    room = call(server, "POST", "/api/rooms", {"game": "records"})
+    code, host = str(room["code"]), str(room["host_token"])
+    ann = call(server, "POST", f"/api/rooms/{code}/seats", {"name": "Annabel"})
+    for _ in range(players - 1):
+        call(server, "POST", f"/api/rooms/{code}/bots", {}, host)
+    call(server, "POST", f"/api/rooms/{code}/start", {}, host)
+    url = f"ws://127.0.0.1:{server.port}/ws/{code}?token={ann['token']}"
+    with connect(url, open_timeout=10, close_timeout=1) as link:
+        state = play_to_week_two(link)
+        marks = [
+            len(board["crew"]) - board["crew"].count(None) + len(board["agenda"] + board["assets"])
+            for board in state["view"]["boards"]
+        ]
+        assert min(marks) > 0, f"a sheet without a mark in the second week: {marks}"
+        page = host_table(browser, server, code, host, size)
+        try:
+            if screenshots is not None:
+                name = f"records-table-fit-{size[0]}x{size[1]}-{players}.png"
+                page.screenshot(path=str(screenshots / name))
+            check_one_screen(page, size, players)
+        finally:
+            page.context.close()
+
+
+def check_one_screen(page: Page, size: tuple[int, int], players: int) -> None:
+    """The checks of the test above, on the host's table."""
+    layout = page.evaluate(LAYOUT)
+    high, wide = layout["scrollHeight"], layout["scrollWidth"]
+    assert high <= layout["height"] + 1, f"the page scrolls: {high} px high on {size}"
+    assert wide <= layout["width"] + 1, f"the page scrolls sideways: {wide} px wide on {size}"
+    parts = layout["parts"]
+    wanted = {f"sheet {seat}" for seat in range(players)} | {"chips", "goals", "log", "legend"}
+    assert wanted <= set(parts), f"missing: {wanted - set(parts)}"
+    outside = {
+        name: {side: round(at) for side, at in box.items()}
+        for name, box in parts.items()
+        if box["left"] < -0.5
+        or box["top"] < -0.5
+        or box["right"] > layout["width"] + 0.5
+        or box["bottom"] > layout["height"] + 0.5
+    }
+    assert not outside, f"not wholly on a {size[0]}x{size[1]} screen: {outside}"
+    names = sorted(parts)
+    overlapping = [
+        (a, b) for i, a in enumerate(names) for b in names[i + 1 :] if overlap(parts[a], parts[b])
+    ]
+    assert not overlapping, f"one over another: {overlapping}"
+    scale = size[1] / 720
+    sizes = page.evaluate(SIZES)
+    assert len(sizes["names"]) == players and len(sizes["points"]) >= 6 * players
+    smallest = min(sizes["names"] + sizes["points"])
+    assert smallest >= READABLE_PX * scale - 0.01, (
+        f"a seat's name or an area's points at {smallest:.2f} px, under {READABLE_PX * scale} px"
+    )
+    assert not small_text_and_icons(page, SMALLEST_PX * scale)
