@@ -7,6 +7,7 @@ that move at once; it is stopped by its pid. Chromium is the one the system pack
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -16,6 +17,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
@@ -69,6 +71,18 @@ class Server:
                 time.sleep(0.2)
         self.stop()
         raise RuntimeError("the server did not answer within 60 s")
+
+    def call(self, method: str, path: str, body: object = None, token: str = "") -> Any:
+        """One HTTP call to the server (``token``: a bearer token); the answer's JSON."""
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(
+            f"{self.base}{path}", data=data, headers=headers, method=method
+        )
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return json.loads(answer.read() or b"null")
 
     def stop(self) -> None:
         """Stops the process by its pid: terminate, wait, kill if it hangs."""

@@ -32,23 +32,10 @@ LONG_NAMES = [f"{letter}nastasia Wolfeschlegels" for letter in "ABCDEFGH"]  # 24
 State = dict[str, Any]
 
 
-def call(server: Server, method: str, path: str, body: object = None, token: str = "") -> Any:
-    """One HTTP call to the server; the answer's JSON."""
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(
-        f"{server.base}{path}", data=data, headers=headers, method=method
-    )
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.loads(answer.read() or b"null")
-
-
 def new_room(server: Server, variant: str, timer: int = 0) -> tuple[str, str]:
     """A Disc Cover room with an external player (no demo playlist to make): code, host token."""
     body = {"game": "disc-cover", "options": {"variant": variant}, "music": {"source": "external"}}
-    room = call(server, "POST", "/api/rooms", {**body, "timer": timer})
+    room = server.call("POST", "/api/rooms", {**body, "timer": timer})
     return str(room["code"]), str(room["host_token"])
 
 
@@ -141,12 +128,12 @@ def finished_room(server: Server, names: list[str] | None) -> tuple[str, str]:
     code, host = new_room(server, "competitive")
     if names is None:
         for _ in range(8):
-            call(server, "POST", f"/api/rooms/{code}/bots", {}, host)
+            server.call("POST", f"/api/rooms/{code}/bots", {}, host)
     for name in names or []:
-        call(server, "POST", f"/api/rooms/{code}/seats", {"name": name})
-    call(server, "POST", f"/api/rooms/{code}/start", {}, host)
+        server.call("POST", f"/api/rooms/{code}/seats", {"name": name})
+    server.call("POST", f"/api/rooms/{code}/start", {}, host)
     for seat in range(len(names or [])):
-        call(server, "POST", f"/api/rooms/{code}/seats/{seat}/bot", {}, host)
+        server.call("POST", f"/api/rooms/{code}/seats/{seat}/bot", {}, host)
     open_turns(server, code, host, until=lambda state: state["status"] == "over")
     return code, host
 
@@ -206,7 +193,7 @@ def test_a_refused_join_says_why_on_a_small_phones_screen(pages: Pages, server: 
     """A wrong code, a full room and a game that has started: each refusal is on the 360x640
     screen after the tap, next to the button."""
     with pytest.raises(urllib.error.HTTPError):
-        call(server, "GET", "/api/rooms/QQQQ")
+        server.call("GET", "/api/rooms/QQQQ")
     phone = pages.open(PHONE, "phone")
     phone.goto(f"{server.base}/join/QQQQ")
     tap_take_a_seat(phone, "Ann")
@@ -215,13 +202,13 @@ def test_a_refused_join_says_why_on_a_small_phones_screen(pages: Pages, server: 
 
     full, host = new_room(server, "cooperative")
     for _ in range(8):
-        call(server, "POST", f"/api/rooms/{full}/bots", {}, host)
+        server.call("POST", f"/api/rooms/{full}/bots", {}, host)
     phone.goto(f"{server.base}/join/{full}")
     tap_take_a_seat(phone, "Ann")
     expect(phone.locator("#join-error")).to_contain_text("full")
     fully_shown(phone, "#join-error")
 
-    call(server, "POST", f"/api/rooms/{full}/start", {}, host)
+    server.call("POST", f"/api/rooms/{full}/start", {}, host)
     phone.goto(f"{server.base}/join/{full}")
     expect(phone.locator("#join-help")).to_contain_text("A new phone takes this seat")
     fully_shown(phone, "#join-help")  # how to get back in, seen before anything is typed
@@ -249,7 +236,7 @@ def test_a_name_of_spaces_is_asked_for_in_words_and_not_sent(
     fully_shown(phone, "#join-error")
     expect(phone.locator("#join-name")).to_be_focused()
     assert not sent, sent
-    assert call(server, "GET", f"/api/rooms/{code}")["seats"] == []
+    assert server.call("GET", f"/api/rooms/{code}")["seats"] == []
     # A real name then takes the seat.
     tap_take_a_seat(phone, "Ann")
     expect(phone.locator("#me-name")).to_have_text("Ann")
@@ -265,17 +252,17 @@ def timed_out_states(server: Server) -> tuple[str, State, State]:
     vote by the host's hand-over and back, so that no test waits 15 s: the states are those of
     a timeout.)"""
     code, host = new_room(server, "cooperative", timer=15)
-    eve = str(call(server, "POST", f"/api/rooms/{code}/seats", {"name": "Eve"})["token"])
+    eve = str(server.call("POST", f"/api/rooms/{code}/seats", {"name": "Eve"})["token"])
     for _ in range(2):
-        call(server, "POST", f"/api/rooms/{code}/bots", {}, host)
-    call(server, "POST", f"/api/rooms/{code}/start", {}, host)
+        server.call("POST", f"/api/rooms/{code}/bots", {}, host)
+    server.call("POST", f"/api/rooms/{code}/start", {}, host)
     with socket(server, code, host) as table, socket(server, code, eve) as phone:
         turn = next_state(table, lambda state: state["listening"])["view"]["turn"]
         table.send(json.dumps({"type": "playing", "turn": turn}))
         opened = next_state(phone, lambda state: bool(state["legal_actions"]))
-        call(server, "POST", f"/api/rooms/{code}/seats/0/bot", {}, host)
+        server.call("POST", f"/api/rooms/{code}/seats/0/bot", {}, host)
         next_state(phone, lambda state: state["view"]["turn"] == 2)
-        call(server, "DELETE", f"/api/rooms/{code}/seats/0/bot", None, host)
+        server.call("DELETE", f"/api/rooms/{code}/seats/0/bot", None, host)
         after = next_state(
             phone, lambda state: state["view"]["turn"] == 2 and not state["seats"][0]["bot"]
         )
@@ -334,10 +321,10 @@ def test_only_a_phone_with_something_to_decide_counts_the_time_down(
     down her decision; Fay's, who waits for it, shows no countdown."""
     code, host = new_room(server, "competitive", timer=15)
     tokens = [
-        str(call(server, "POST", f"/api/rooms/{code}/seats", {"name": name})["token"])
+        str(server.call("POST", f"/api/rooms/{code}/seats", {"name": name})["token"])
         for name in ("Eve", "Fay", "Gus")
     ]
-    call(server, "POST", f"/api/rooms/{code}/start", {"leader": 0}, host)
+    server.call("POST", f"/api/rooms/{code}/start", {"leader": 0}, host)
     eve = pages.seat_phone(code, tokens[0], "Eve")
     fay = pages.seat_phone(code, tokens[1], "Fay")
     with socket(server, code, host) as table, socket(server, code, tokens[2]) as gus:

@@ -18,12 +18,12 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 from .conftest import Server
+from .test_disc_cover_night import finish_turn
 from .zh_text import latin_labels, latin_words, save_small
 
 pytestmark = pytest.mark.browser
@@ -63,19 +63,6 @@ WebSocket.prototype.send = function (data) {
   return send.call(this, data);
 };
 """
-
-
-def call(server: Server, method: str, path: str, body: object = None, token: str = "") -> Any:
-    """One HTTP call to the server; the answer's JSON."""
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(
-        f"{server.base}{path}", data=data, headers=headers, method=method
-    )
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.loads(answer.read() or b"null")
 
 
 class Screens:
@@ -161,19 +148,6 @@ def watch_note(spectator: Page, code: str) -> None:
     expect(note).to_be_in_viewport(ratio=1)
 
 
-def finish_turn(phone: Page) -> None:
-    """Votes until the turn is over (a tie of three votes is voted again): the phone listens."""
-    title = phone.locator("#phase-title")
-    phone.locator(".pick:not([disabled])").first.tap()
-    for _ in range(5):
-        expect(title).to_have_text(re.compile(r"Listen…|A tie|Still tied"), timeout=20_000)
-        if title.inner_text() == "Listen…":
-            return
-        phone.locator(".pick:not([disabled])").first.tap()
-        phone.wait_for_timeout(300)
-    raise AssertionError("the turn did not end")
-
-
 def test_a_second_screen_watches_the_game_without_playing_it(
     screens: Screens, server: Server
 ) -> None:
@@ -256,7 +230,7 @@ def test_a_second_screen_watches_the_game_without_playing_it(
     assert_silent(tv)
 
     # A bot plays Ann's seat to the end: the TV shows the end, without "Play again".
-    call(server, "POST", f"/api/rooms/{code}/seats/0/bot", {}, token)
+    server.call("POST", f"/api/rooms/{code}/seats/0/bot", {}, token)
     expect(tv.locator("#over")).to_be_visible(timeout=150_000)
     expect(tv.locator("#final-mosaic .tile:not(.empty)")).to_have_count(9)
     expect(tv.locator("#download")).to_be_visible()
@@ -284,7 +258,7 @@ def test_a_code_no_room_holds_says_so_and_table_alone_is_the_setup(
     screens: Screens, server: Server
 ) -> None:
     with pytest.raises(urllib.error.HTTPError) as refused:
-        call(server, "GET", "/api/rooms/ZZZZ")
+        server.call("GET", "/api/rooms/ZZZZ")
     assert refused.value.code == 404
     page = screens.spectator("ZZZZ")
     expect(page.locator("#missing")).to_be_visible()
@@ -299,7 +273,7 @@ def test_a_code_no_room_holds_says_so_and_table_alone_is_the_setup(
     # Another code typed there opens that room's table (a spectator's: this browser holds no
     # token). A code of three letters is refused in words.
     body = {"game": "disc-cover", "options": {"variant": "cooperative"}}
-    room = call(server, "POST", "/api/rooms", {**body, "music": {"source": "external"}})
+    room = server.call("POST", "/api/rooms", {**body, "music": {"source": "external"}})
     page.locator("#missing-code").fill("ab")
     page.get_by_role("button", name="Open this room").click()
     expect(page.locator("#missing-error")).to_have_text("A room code has 4 letters.")
@@ -324,9 +298,9 @@ def test_a_spectators_screen_speaks_chinese(screens: Screens, server: Server) ->
     """The spectator's line, its lobby and the not-found screen in Chinese, with no Latin word
     that is not a name."""
     body = {"game": "disc-cover", "options": {"variant": "cooperative"}}
-    room = call(server, "POST", "/api/rooms", {**body, "music": {"source": "external"}})
+    room = server.call("POST", "/api/rooms", {**body, "music": {"source": "external"}})
     code = str(room["code"])
-    call(server, "POST", f"/api/rooms/{code}/seats", {"name": "Ann"})
+    server.call("POST", f"/api/rooms/{code}/seats", {"name": "Ann"})
     page = screens.spectator(code, locale="zh-CN")
     expect(page.locator("#lobby")).to_be_visible()
     note = page.locator(".watch-note:visible")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -34,19 +33,6 @@ State = dict[str, Any]
 READABLE_PX = 12.0
 # Nothing on the table, an area's name or an icon included, below 0.9 of that.
 SMALLEST_PX = 0.9 * READABLE_PX
-
-
-def call(server: Server, method: str, path: str, body: object = None, token: str = "") -> Any:
-    """One HTTP call to the server; the answer's JSON."""
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(
-        f"{server.base}{path}", data=data, headers=headers, method=method
-    )
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.loads(answer.read() or b"null")
 
 
 def play_to_week_two(link: ClientConnection) -> State:
@@ -136,12 +122,12 @@ def test_the_table_in_play_fits_one_screen_readable_from_a_sofa(
     """Every seat's sheet, the chips, the goals, the log and the legend wholly in view, without a
     scroll either way and none over another; a seat's name and an area's points at least
     READABLE_PX (times 1.5 at 1920x1080) and nothing at all below SMALLEST_PX."""
-    room = call(server, "POST", "/api/rooms", {"game": "records"})
+    room = server.call("POST", "/api/rooms", {"game": "records"})
     code, host = str(room["code"]), str(room["host_token"])
-    ann = call(server, "POST", f"/api/rooms/{code}/seats", {"name": "Annabel"})
+    ann = server.call("POST", f"/api/rooms/{code}/seats", {"name": "Annabel"})
     for _ in range(players - 1):
-        call(server, "POST", f"/api/rooms/{code}/bots", {}, host)
-    call(server, "POST", f"/api/rooms/{code}/start", {}, host)
+        server.call("POST", f"/api/rooms/{code}/bots", {}, host)
+    server.call("POST", f"/api/rooms/{code}/start", {}, host)
     url = f"ws://127.0.0.1:{server.port}/ws/{code}?token={ann['token']}"
     with connect(url, open_timeout=10, close_timeout=1) as link:
         state = play_to_week_two(link)
