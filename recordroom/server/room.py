@@ -870,9 +870,7 @@ class Room:
     def _changed(self) -> None:
         """Tells every client about a change, and the hub (bots) too."""
         self.touched = time.time()
-        if self._hung_up is not None:  # this change tells of the phones that hung up too
-            self._hung_up.cancel()
-            self._hung_up = None
+        self.forget_hang_ups()  # this change tells of the phones that hung up too
         if self.state is not None:
             for seat in range(len(self.seats)):
                 legal = self.seat_view(seat)[1]
@@ -941,7 +939,8 @@ class Room:
         self._changed()
 
     def forget_hang_ups(self) -> None:
-        """Tells nobody of the phones that hung up (a room being deleted)."""
+        """Drops the pending telling of phones that hung up (a change tells them, or the room
+        is being deleted)."""
         if self._hung_up is not None:
             self._hung_up.cancel()
             self._hung_up = None
