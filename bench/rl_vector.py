@@ -7,18 +7,24 @@ it less) and per wall second:
 
 - ``engine``: ``recordroom.engine.random_playout``, as in ``bench/records_playout.py`` (legal
   actions asked, one applied): a step is one accepted action;
-- ``vector``: :class:`recordroom.rl.vector.VectorGames`: a step is one engine action applied to
-  one game; after it the game's legal actions are held as action indices and the dense masks of
-  all games are built (``masks()``) before the next actions are drawn, in numpy, for all games
-  at once (``random_actions``);
-- ``vector + observations``: the same, with every acting seat's observation vector built from
-  its view (``observations()``), what a learner reads;
+- ``vector``: :class:`recordroom.rl.vector.VectorGames`: a step is one action applied to one
+  game; after it the game's legal actions are held as action indices and the dense masks of
+  all games are built (``masks()``) before the next actions are drawn for all games at once
+  (``random_actions``). Records of two to six players is stepped on compiled arrays
+  (:mod:`recordroom.rl.records_arrays`; the figures start after the first step, so a first run's
+  compilation is not in them);
+- ``vector, engine's way``: the same with ``compiled=False``: every step through the engine's
+  ``apply_handed`` and ``legal_handed`` (the baseline of the compiled rows);
+- ``vector + observations``: the vector, with every acting seat's observation vector built from
+  its view (``observations()``), what a learner reads (the rows' engine states are brought up to
+  date for the views, so this one goes through the engine either way);
 - ``engine apply + legal only``: games recorded beforehand (random legal actions, the lowest
   active seat acting) replayed with nothing but ``game.apply`` and the next acting seat's
   ``game.legal_actions``: the engine work one env step cannot do without, so the most any path
   through the engine could reach.
 
-The figures of one run alternate (engine, vector, observations, engine, ...) ``--repeat`` times,
+The figures of one run alternate (engine, vector, vector the engine's way, observations, engine,
+...) ``--repeat`` times,
 so that a change in the machine's load touches all of them alike.
 """
 
@@ -80,12 +86,14 @@ def engine_floor_rate(game_name: str, players: int, seconds: float) -> tuple[flo
 
 
 def vector_rate(
-    game_name: str, players: int, n: int, seconds: float, observe: bool
+    game_name: str, players: int, n: int, seconds: float, observe: bool, compiled: bool = True
 ) -> tuple[float, float]:
     """(steps per CPU second, steps per wall second) of :class:`VectorGames` with random actions."""
-    vec = VectorGames(game_name, players, n, seed=0)
+    vec = VectorGames(game_name, players, n, seed=0, compiled=compiled)
     rng = np.random.default_rng(0)
     masks = np.zeros((n, vec.space.n), dtype=np.int8)
+    vec.step(vec.random_actions(rng))  # compiled (or loaded from disk) before the clock starts
+    vec.steps = 0
     cpu = time.process_time()
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -108,16 +116,19 @@ def main() -> None:
     kinds = (
         "engine random playouts",
         f"vector of {args.n}",
+        f"vector of {args.n}, engine's way",
         f"vector of {args.n} + observations",
         "engine apply + legal only",
     )
     figures: dict[str, list[tuple[float, float]]] = {kind: [] for kind in kinds}
     for _ in range(args.repeat):
         figures[kinds[0]].append(engine_rate(args.game, args.players, args.seconds))
-        for kind, observe in zip(kinds[1:3], (False, True), strict=True):
-            rate = vector_rate(args.game, args.players, args.n, args.seconds, observe)
+        for kind, observe, compiled in zip(
+            kinds[1:4], (False, False, True), (True, False, True), strict=True
+        ):
+            rate = vector_rate(args.game, args.players, args.n, args.seconds, observe, compiled)
             figures[kind].append(rate)
-        figures[kinds[3]].append(engine_floor_rate(args.game, args.players, args.seconds))
+        figures[kinds[4]].append(engine_floor_rate(args.game, args.players, args.seconds))
     for kind, rates in figures.items():
         cpu = ", ".join(f"{c:,.0f}" for c, _ in rates)
         wall = ", ".join(f"{w:,.0f}" for _, w in rates)

@@ -1,5 +1,9 @@
 """Many games advanced per call: the fast path for collecting experience.
 
+Records of two to six players is stepped on compiled arrays (:class:`RecordsVector`, the rules of
+:mod:`recordroom.rl.records_arrays`: the same games, several times faster); everything else, and
+Records with ``compiled=False``, through the engine as described below.
+
 :class:`VectorGames` holds ``n`` games of one kind. In each game the acting seat is the lowest
 active seat (the AEC order), and one call to :meth:`VectorGames.step` plays one action index in
 every game at once: one engine action in each game, nothing else. A finished game
@@ -33,8 +37,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from recordroom.engine.game import Action, AppliesHanded, Game
+from recordroom.engine.game import Action, AppliesHanded, Game, win_share_returns
 from recordroom.games import load
+from recordroom.games.records.edition import EditionError, load_edition
+from recordroom.rl import records_arrays as arrays
 from recordroom.rl.envs import OBS_HIGH, OBS_LOW, IllegalIndex
 from recordroom.rl.spaces import FloatArray, action_space, check_game, check_options, encoder
 
@@ -49,7 +55,23 @@ steps that must build their indices rose only from 19% to 27% (bench/rl_vector.p
 
 
 class VectorGames:
-    """``n`` games of one kind, stepped together (see the module docstring)."""
+    """``n`` games of one kind, stepped together (see the module docstring); Records of two to
+    six players is a :class:`RecordsVector` unless ``compiled=False``."""
+
+    def __new__(
+        cls,
+        game: str,
+        players: int,
+        n: int,
+        *,
+        seed: int = 0,
+        options: Mapping[str, Any] | None = None,
+        compiled: bool = True,
+    ) -> VectorGames:
+        # Records of two to six players is stepped on arrays (RecordsVector), unless asked not.
+        if cls is VectorGames and compiled and _on_arrays(game, players, options):
+            return super().__new__(RecordsVector)
+        return super().__new__(cls)
 
     def __init__(
         self,
@@ -59,6 +81,7 @@ class VectorGames:
         *,
         seed: int = 0,
         options: Mapping[str, Any] | None = None,
+        compiled: bool = True,
     ) -> None:
         check_game(game, players)
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
@@ -66,14 +89,14 @@ class VectorGames:
         self.game: Game = load(game)
         self._apply: Callable[[Any, int, Action, tuple[Action, ...]], Any]
         """``apply`` of an action the game handed out (unchecked where the game offers it)."""
-        self._legal: Callable[[Any, int], tuple[Action, ...]]
+        self._legal_now: Callable[[Any, int], tuple[Action, ...]]
         """``legal_actions``, not remembered for a later checked ``apply`` where the game can."""
         if isinstance(self.game, AppliesHanded):
-            self._apply, self._legal = self.game.apply_handed, self.game.legal_handed
+            self._apply, self._legal_now = self.game.apply_handed, self.game.legal_handed
         else:
             plain = self.game
             self._apply = lambda state, seat, action, _legal: plain.apply(state, seat, action)
-            self._legal = plain.legal_actions
+            self._legal_now = plain.legal_actions
         self.players = players
         self.n = n
         self.options = dict(options or {})
@@ -84,25 +107,45 @@ class VectorGames:
         self._index_of: dict[int, tuple[Sequence[Action], tuple[int, ...]]] = {}
         """The indices of a legal actions object the game handed out, by its identity."""
         self._next_seed = seed
-        self.states: list[Any] = [None] * n
         self.game_seeds = [0] * n
         """The seed of each row's current game."""
-        self._seats = [0] * n
-        self.legal: list[tuple[int, ...]] = [()] * n
-        """Each row's legal action indices, in the engine's order."""
-        self._handed: list[tuple[Action, ...]] = [()] * n
-        """Each row's legal actions, the objects the game handed out."""
         self._obs = np.zeros((n, self.encoder.size), dtype=np.float32)
         self._obs_fresh = False
         self.finished_games = 0
         self.steps = 0
+        self._begin()
+
+    def _begin(self) -> None:
+        """The rows' first games (in the engine's states)."""
+        n = self.n
+        self._states: list[Any] = [None] * n
+        self._seats = [0] * n
+        self._legal: list[tuple[int, ...]] = [()] * n
+        self._handed: list[tuple[Action, ...]] = [()] * n
+        """Each row's legal actions, the objects the game handed out."""
         for row in range(n):
             self._start(row)
+
+    @property
+    def states(self) -> list[Any]:
+        """Each row's game state (the engine's)."""
+        return self._states
+
+    @property
+    def legal(self) -> list[tuple[int, ...]]:
+        """Each row's legal action indices, in the engine's order."""
+        return self._legal
 
     @property
     def seats(self) -> IntArray:
         """The acting seat of each row."""
         return np.array(self._seats, dtype=np.int64)
+
+    def _seed(self) -> int:
+        """The seed of a row's next game."""
+        seed = self._next_seed
+        self._next_seed += 1
+        return seed
 
     def _indices(self, legal: Sequence[Action]) -> tuple[int, ...]:
         known = self._index_of.get(id(legal))
@@ -121,14 +164,12 @@ class VectorGames:
         return indices
 
     def _start(self, row: int) -> None:
-        state = self.game.new_state(self.players, self._next_seed, self.options)
-        self.states[row] = state
-        self.game_seeds[row] = self._next_seed
-        self._next_seed += 1
+        seed = self.game_seeds[row] = self._seed()
+        state = self._states[row] = self.game.new_state(self.players, seed, self.options)
         seat = min(state.active)
         self._seats[row] = seat
-        handed = self._handed[row] = self._legal(state, seat)
-        self.legal[row] = self._indices(handed)
+        handed = self._handed[row] = self._legal_now(state, seat)
+        self._legal[row] = self._indices(handed)
 
     def masks(self, out: npt.NDArray[np.int8] | None = None) -> npt.NDArray[np.int8]:
         """The dense 0/1 action masks of the acting seats, one row per game (into ``out``)."""
@@ -152,9 +193,9 @@ class VectorGames:
         to keep it past the next step).
         """
         if not self._obs_fresh:
-            game, encode, obs = self.game, self.encoder.encode, self._obs
+            game, encode, obs, seats = self.game, self.encoder.encode, self._obs, self.seats
             for row, state in enumerate(self.states):
-                obs[row] = encode(game.view(state, self._seats[row]))
+                obs[row] = encode(game.view(state, int(seats[row])))
             np.clip(obs, OBS_LOW, OBS_HIGH, out=obs)  # as the envs do
             self._obs_fresh = True
         return self._obs
@@ -167,6 +208,16 @@ class VectorGames:
             [legal[p] for legal, p in zip(self.legal, picks, strict=True)], dtype=np.int64
         )
 
+    def _given(self, actions: Sequence[int] | IntArray) -> IntArray:
+        """``actions`` as n integer indices; :class:`IllegalIndex` if they are not."""
+        n = self.n
+        if len(actions) != n:
+            raise IllegalIndex(f"{n} games need {n} actions, got {len(actions)}")
+        given = np.asarray(actions)
+        if given.ndim != 1 or not np.issubdtype(given.dtype, np.integer):
+            raise IllegalIndex(f"actions must be {n} integer indices, got {actions!r}")
+        return given
+
     def step(
         self, actions: Sequence[int] | IntArray
     ) -> tuple[IntArray, npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
@@ -178,13 +229,8 @@ class VectorGames:
         game is changed.
         """
         n = self.n
-        if len(actions) != n:
-            raise IllegalIndex(f"{n} games need {n} actions, got {len(actions)}")
-        given = np.asarray(actions)
-        if given.ndim != 1 or not np.issubdtype(given.dtype, np.integer):
-            raise IllegalIndex(f"actions must be {n} integer indices, got {actions!r}")
-        chosen: list[int] = given.tolist()
-        legal, handed = self.legal, self._handed
+        chosen: list[int] = self._given(actions).tolist()
+        legal, handed = self._legal, self._handed
         picked: list[Action] = []
         for row in range(n):
             try:
@@ -194,8 +240,8 @@ class VectorGames:
                     f"game {row}: action index {chosen[row]!r} is not legal now"
                 ) from None
         game = self.game
-        apply, legal_now, indices = self._apply, self._legal, self._indices
-        states, seats = self.states, self._seats
+        apply, legal_now, indices = self._apply, self._legal_now, self._indices
+        states, seats = self._states, self._seats
         acted = np.array(seats, dtype=np.int64)
         rewards = np.zeros((n, self.players), dtype=np.float32)
         done = np.zeros(n, dtype=np.bool_)
@@ -215,5 +261,137 @@ class VectorGames:
                 self.finished_games += 1
                 self._start(row)
         self.steps += n
+        self._obs_fresh = False
+        return acted, rewards, done
+
+
+def _on_arrays(game: str, players: Any, options: Mapping[str, Any] | None) -> bool:
+    """The game is stepped on arrays: Records of two to six players, an edition that fits.
+    Anything else, a bad argument too, goes the engine's way (whose checks name it)."""
+    if game != "records" or type(players) is not int or not 2 <= players <= 6:
+        return False
+    if options is not None and (not isinstance(options, Mapping) or set(options) - {"edition"}):
+        return False
+    try:
+        edition = load_edition(str((options or {}).get("edition", "standard")))
+    except EditionError:
+        return False
+    return arrays.fits(edition)
+
+
+class RecordsVector(VectorGames):
+    """Records games of two to six players stepped on arrays, compiled
+    (:mod:`recordroom.rl.records_arrays`): the same games, the same legal actions in the same
+    order and the same returns as the engine's, several times faster.
+
+    ``VectorGames("records", players, n)`` is one (``compiled=False`` steps the engine instead).
+    The engine's states are not kept step by step: :attr:`states` (and :meth:`observations`,
+    which reads the views) brings each row's engine state up to date by applying, through the
+    engine's checked ``apply``, the actions the row took since it was last asked.
+    """
+
+    def _begin(self) -> None:
+        edition = load_edition(str(self.options.get("edition", "standard")))
+        self.tables = arrays.tables(edition, self.space)
+        """The edition and the action space as the compiled rules read them."""
+        self._rows = arrays.rows(self.tables, self.n)
+        self._legal_rows = np.zeros((self.n, self.space.n), dtype=np.int64)
+        """Each row's legal action indices (the first ``T_NLEGAL`` of its row)."""
+        longest = self.game.max_decisions(self.players, self.options)
+        self._history = np.zeros((self.n, longest + 1), dtype=np.int16)
+        """Each row's actions since its game began (the first ``T_STEPS`` of its row)."""
+        self._engine: list[Any] = [None] * self.n
+        """Each row's engine state, after the first ``_applied[row]`` actions of its game."""
+        self._applied = [0] * self.n
+        self._acted = np.zeros(self.n, dtype=np.int64)
+        self._over = np.zeros(self.n, dtype=np.int64)
+        self._keys = np.zeros((self.players, 3), dtype=np.int64)
+        for row in range(self.n):
+            self._start(row)
+
+    def _start(self, row: int) -> None:
+        seed = self.game_seeds[row] = self._seed()
+        state = self._engine[row] = self.game.new_state(self.players, seed, self.options)
+        self._applied[row] = 0
+        arrays.load_row(self.tables, self._rows[row], self._legal_rows[row], state)
+
+    @property
+    def states(self) -> list[Any]:
+        """Each row's game state (the engine's, brought up to date)."""
+        game, actions = self.game, self.space.actions
+        taken = self._rows[:, arrays.T_STEPS].tolist()
+        for row, state in enumerate(self._engine):
+            if self._applied[row] < taken[row]:
+                for index in self._history[row, self._applied[row] : taken[row]].tolist():
+                    state = game.apply(state, min(state.active), actions[index])
+                self._engine[row] = state
+                self._applied[row] = taken[row]
+        return self._engine
+
+    def picture(self, row: int) -> dict[str, Any]:
+        """What row ``row`` holds that decides its game, as plain values; equal to
+        ``records_arrays.picture_of(self.tables, state)`` of the engine state it follows."""
+        return arrays.picture(self.tables, self._rows[row])
+
+    @property
+    def legal(self) -> list[tuple[int, ...]]:
+        """Each row's legal action indices, in the engine's order."""
+        counts = self._rows[:, arrays.T_NLEGAL].tolist()
+        return [tuple(self._legal_rows[row, :k].tolist()) for row, k in enumerate(counts)]
+
+    @property
+    def seats(self) -> IntArray:
+        """The acting seat of each row."""
+        return self._rows[:, arrays.T_SEAT].copy()
+
+    def masks(self, out: npt.NDArray[np.int8] | None = None) -> npt.NDArray[np.int8]:
+        """The dense 0/1 action masks of the acting seats, one row per game (into ``out``)."""
+        shape = (self.n, self.space.n)
+        if out is None:
+            out = np.zeros(shape, dtype=np.int8)
+        elif out.shape != shape:
+            raise ValueError(f"masks: out must have shape {shape}, got {out.shape}")
+        arrays.masks(self._rows, self._legal_rows, out)
+        return out
+
+    def random_actions(self, rng: np.random.Generator) -> IntArray:
+        """One uniformly random legal action index per game, drawn for all games at once (the
+        same draws as the engine's vector makes)."""
+        out = np.empty(self.n, dtype=np.int64)
+        arrays.random_actions(self._rows, self._legal_rows, rng.random(self.n), out)
+        return out
+
+    def step(
+        self, actions: Sequence[int] | IntArray
+    ) -> tuple[IntArray, npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Plays ``actions[row]`` for each row's acting seat (see :meth:`VectorGames.step`)."""
+        given = self._given(actions).astype(np.int64, copy=False)
+        illegal = arrays.step(
+            self.tables,
+            self._rows,
+            self._legal_rows,
+            self._history,
+            given,
+            self._acted,
+            self._over,
+        )
+        if illegal >= 0:
+            raise IllegalIndex(
+                f"game {illegal}: action index {int(given[illegal])} is not legal now"
+            )
+        acted = self._acted.copy()
+        rewards = np.zeros((self.n, self.players), dtype=np.float32)
+        done = self._over.astype(np.bool_)
+        if done.any():
+            keys = self._keys
+            for row in np.flatnonzero(done).tolist():
+                arrays.final(self.tables, self._rows[row], keys)
+                ranked = [tuple(k) for k in (keys * (1, -1, 1)).tolist()]
+                best = max(ranked)
+                winners = [seat for seat, key in enumerate(ranked) if key == best]
+                rewards[row] = win_share_returns(keys[:, 0].tolist(), winners)
+                self.finished_games += 1
+                self._start(row)
+        self.steps += self.n
         self._obs_fresh = False
         return acted, rewards, done
