@@ -529,6 +529,8 @@ def _push(x: Ints, s: int, code: int) -> None:
     """Bonus ``code`` queued for seat ``s`` (nothing for ``NO_BONUS``)."""
     if code != NO_BONUS:
         a = SEATS_AT + s * SEAT + S_QUEUE
+        if x[a] >= MAX_QUEUE:
+            raise ValueError("records arrays: a bonus queue outgrew MAX_QUEUE")
         x[QUEUES_AT + s * MAX_QUEUE + x[a]] = code
         x[a] += 1
 
@@ -1290,6 +1292,8 @@ def step(
     for row in range(n):
         x = xs[row]
         acted[row] = x[T_SEAT]
+        if x[T_STEPS] >= history.shape[1]:
+            raise ValueError("records arrays: a game outlasted the engine's max_decisions")
         history[row, x[T_STEPS]] = actions[row]
         x[T_STEPS] += 1
         _step(e, x, legal[row], actions[row], scratch)

@@ -308,3 +308,14 @@ def test_records_on_arrays_are_several_times_faster_than_the_engines_way() -> No
     fast = rate(VectorGames("records", 2, 64, seed=0))
     plain = rate(VectorGames("records", 2, 64, seed=0, compiled=False))
     assert fast > 3 * plain, f"{fast:,.0f} against {plain:,.0f} steps per CPU second"
+
+
+def test_a_row_that_would_overflow_its_bonus_queue_says_so() -> None:
+    """The arrays hold a bonus queue of at most ``MAX_QUEUE`` entries: one more is a clear
+    error, not a write past the queue into the next seat's."""
+    tables = arrays.tables(load_edition("standard"), action_space("records"))
+    row = arrays.rows(tables, 1)[0]
+    row[arrays.SEATS_AT + arrays.S_QUEUE] = arrays.MAX_QUEUE
+    with pytest.raises(ValueError, match="MAX_QUEUE"):
+        arrays._push(row, 0, 3)
+    assert not row[arrays.QUEUES_AT + arrays.MAX_QUEUE :].any()
