@@ -294,6 +294,34 @@ def test_a_code_no_room_holds_says_so_and_table_alone_is_the_setup(
     expect(page.locator(".watch-note:visible")).to_have_count(0)
 
 
+def test_a_host_token_another_room_had_for_this_code_watches_instead(
+    screens: Screens, server: Server
+) -> None:
+    """A browser that kept a host token for this code from an older room (long gone, its code
+    given again) opens the table: the server refuses that token, so the screen forgets it and
+    watches the room, as any screen without the host token does, with no error and no setup."""
+    body = {"game": "disc-cover", "options": {"variant": "cooperative"}}
+    room = server.call("POST", "/api/rooms", {**body, "music": {"source": "external"}})
+    code = room["code"]
+    key = f"recordroom.host.{code}"
+    page = screens.open(TABLE, "old host")
+    page.add_init_script(PROBE)
+    page.add_init_script(f"localStorage.setItem({key!r}, 'a-token-of-an-older-room')")
+    page.goto(f"{server.base}/table?room={code}")
+    expect(page.locator("#lobby")).to_be_visible()
+    expect(page.locator("#lobby-code")).to_have_text(code)
+    watch_note(page, code)
+    assert_no_host_controls(page)
+    expect(page.locator("#lobby-error")).to_be_empty()
+    expect(page.locator("#missing")).to_be_hidden()
+    assert page.evaluate(f"localStorage.getItem({key!r})") is None
+    assert screens.setup_shown(page) == 0
+    assert_silent(page)
+    # The room's real host is untouched: its token still starts the room's controls.
+    info = server.call("GET", f"/api/rooms/{code}")
+    assert info["code"] == code
+
+
 def test_a_spectators_screen_speaks_chinese(screens: Screens, server: Server) -> None:
     """The spectator's line, its lobby and the not-found screen in Chinese, with no Latin word
     that is not a name."""

@@ -136,6 +136,7 @@ export const tokens = {
   dropSeat: (code) => store.removeItem(`recordroom.seat.${code}`),
   host: (code) => store.getItem(`recordroom.host.${code}`),
   setHost: (code, token) => store.setItem(`recordroom.host.${code}`, token),
+  dropHost: (code) => store.removeItem(`recordroom.host.${code}`),
   name: () => store.getItem("recordroom.name") || "",
   setName: (name) => store.setItem("recordroom.name", name),
 };

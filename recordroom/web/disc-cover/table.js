@@ -314,12 +314,27 @@ function enter() {
       if (message.view && message.status !== "lobby") noticeReveal(message);
       render(message);
     },
-    // No such room: the close that follows says so on a screen of its own.
-    onError: (message) => message.code !== "room/not_found" && showError(message.message),
+    // No such room, or a host token this room does not know: the close that follows says
+    // what to do on a screen of its own.
+    onError: (message) =>
+      message.code !== "room/not_found" &&
+      !(message.code === "auth/bad_token" && hostToken) &&
+      showError(message.message),
     onAgain: moveTo,
-    onClosed: (closed) =>
-      closed === CLOSE.NOT_FOUND ? showMissing() : showError(t("dc.game.closed")),
+    onClosed: (closed) => {
+      if (closed === CLOSE.NOT_FOUND) showMissing();
+      else if (closed === CLOSE.BAD_TOKEN && hostToken) forgetHost();
+      else showError(t("dc.game.closed"));
+    },
   });
+}
+
+/** The host token kept for this code is not this room's (one of an older room that had the
+ * code, long gone): it is forgotten, and this screen watches the room instead. */
+function forgetHost() {
+  tokens.dropHost(code);
+  hostToken = null;
+  watch();
 }
 
 /** A spectator's screen: the room's table without its host token (see the top of this file). */
