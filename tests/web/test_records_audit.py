@@ -3,11 +3,17 @@
 
 from __future__ import annotations
 
+import json
+import random
 import re
 import time
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, WebSocketRoute
+from websockets.sync.client import connect
+
+from recordroom.games import load
 
 from .conftest import Server
 from .test_records import PHONE, context, get, join, version
@@ -250,3 +256,68 @@ def test_new_phone_asks_first_and_back_keeps_the_phone(browser: Browser, server:
     ann.wait_for_selector("#join-screen:not([hidden])")
     for page in (table, ann):
         page.context.close()
+
+
+def weekend_moments() -> list[Any]:
+    """Two states of a real 2-player Records game (random play, claims taken): a public goal put
+    to seat 0, then seat 0 marking a claimed goal's bonuses."""
+    game = load("records")
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = game.new_state(2, seed)
+        put: Any = None
+        while state.phase != "over":
+            if put is None and state.phase == "claim" and 0 in state.active:
+                put = state
+            if (
+                put is not None
+                and state.phase == "mark"
+                and state.marking_for in ("public", "private")
+                and 0 in state.active
+            ):
+                return [put, state]
+            seat = min(state.active)
+            legal = game.legal_actions(state, seat)
+            claim = [a for a in legal if a["type"] == "claim"]
+            state = game.apply(state, seat, claim[0] if claim else rng.choice(legal))
+    raise AssertionError("no seed gave a weekend with a claim")
+
+
+def test_the_phone_says_weekend_at_the_weekend(browser: Browser, server: Server) -> None:
+    """At the weekend (a public goal put to the players, or a claimed goal's bonuses marked) the
+    phone's line said "pick 4 of 4", the week's last pick: it says the weekend now. The phone's
+    socket is served by the test with states of a real 2-player game at those moments."""
+    game = load("records")
+    moments = weekend_moments()
+    code = server.call("POST", "/api/rooms", {"game": "records"})["code"]
+    token = server.call("POST", f"/api/rooms/{code}/seats", {"name": "Ann"})["token"]
+    url = f"ws://127.0.0.1:{server.port}/ws/{code}?token={token}"
+    with connect(url, open_timeout=10) as link:
+        real = json.loads(link.recv(timeout=10))  # the shape of a state message
+    served: list[WebSocketRoute] = []
+
+    def serve(route: WebSocketRoute) -> None:
+        served.append(route)
+        route.on_message(lambda _: None)
+
+    page = context(browser, PHONE).new_page()
+    page.route_web_socket(re.compile(r"/ws/"), serve)
+    page.goto(f"{server.base}/join")
+    page.evaluate("(c) => localStorage.setItem(`recordroom.seat.${c}`, 'any')", code)
+    page.goto(f"{server.base}/join/{code}")
+    for number, moment in enumerate(moments, start=10):
+        message = {
+            **real,
+            "version": number,
+            "status": "playing",
+            "view": game.view(moment, 0),
+            "legal_actions": list(game.legal_actions(moment, 0)),
+        }
+        while not served:  # the page's socket, once its script has opened it
+            page.wait_for_timeout(50)
+        served[-1].send(json.dumps(message))
+        page.wait_for_function(
+            "(v) => Number(document.body.dataset.version) === v", arg=number, timeout=10_000
+        )
+        line = page.inner_text("#me-round")
+        assert line == f"week {moment.week} · weekend", line

@@ -375,11 +375,17 @@ function render(state) {
   }
 
   const solo = view.players === 1;
+  // The weekend: goals put to the players, and the bonuses of a claimed goal marked (a marking
+  // that is not a round's has no seats listed as marking).
+  const weekend =
+    view.phase === "claim" || view.phase === "private" || (view.phase === "mark" && !view.marking);
   $("#me-round").textContent = solo
     ? t("rec.ph.round.solo", { turn: view.turn })
-    : view.week
-      ? t("rec.ph.round.week", { week: view.week, round: view.round, picks: ed.picks_per_week })
-      : t("rec.ph.round.setup");
+    : !view.week
+      ? t("rec.ph.round.setup")
+      : weekend
+        ? t("rec.ph.round.weekend", { week: view.week })
+        : t("rec.ph.round.week", { week: view.week, round: view.round, picks: ed.picks_per_week });
   $("#points").replaceChildren(el("span", {}, el("b", {}, String(board.score)), t("rec.pts")));
 
   const legal = state.legal_actions;
