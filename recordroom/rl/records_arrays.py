@@ -1095,6 +1095,20 @@ def _claim(e: Ints, x: Ints, s: int, goal: int, scratch: Ints) -> bool:
 
 
 @_compiled
+def _claimants_mark(x: Ints, marking: int, reason: int) -> bool:
+    """Claims written: boards shown, choices cleared; the claimants with a bonus to place
+    (``marking``, a bit per seat) mark it, for ``reason`` (true), or nobody does (false)."""
+    _show_boards(x)
+    _clear_pending(x)
+    if not marking:
+        return False
+    x[T_PHASE] = P_MARK
+    x[T_MARKING] = reason
+    x[T_ACTIVE] = marking
+    return True
+
+
+@_compiled
 def _resolve_claims(e: Ints, x: Ints, scratch: Ints) -> None:
     slot = e[H_PUBLIC] + x[T_GOAL_SLOT]
     goal = x[slot]
@@ -1104,15 +1118,9 @@ def _resolve_claims(e: Ints, x: Ints, scratch: Ints) -> None:
             x[slot] = NONE
             if _claim(e, x, s, goal, scratch):
                 marking |= 1 << s
-    _show_boards(x)
-    _clear_pending(x)
-    if marking:
-        x[T_PHASE] = P_MARK
-        x[T_MARKING] = M_PUBLIC
-        x[T_ACTIVE] = marking
-        return
-    x[T_GOAL_SLOT] += 1
-    _weekend_next(e, x, scratch)
+    if not _claimants_mark(x, marking, M_PUBLIC):
+        x[T_GOAL_SLOT] += 1
+        _weekend_next(e, x, scratch)
 
 
 @_compiled
@@ -1125,14 +1133,8 @@ def _resolve_private(e: Ints, x: Ints, scratch: Ints) -> None:
             x[a + S_PRIVATE] = NONE
             if _claim(e, x, s, goal, scratch):
                 marking |= 1 << s
-    _show_boards(x)
-    _clear_pending(x)
-    if marking:
-        x[T_PHASE] = P_MARK
-        x[T_MARKING] = M_PRIVATE
-        x[T_ACTIVE] = marking
-        return
-    _end_weekend(e, x)
+    if not _claimants_mark(x, marking, M_PRIVATE):
+        _end_weekend(e, x)
 
 
 @_compiled

@@ -58,18 +58,10 @@ class VectorGames:
     """``n`` games of one kind, stepped together (see the module docstring); Records of two to
     six players is a :class:`RecordsVector` unless ``compiled=False``."""
 
-    def __new__(
-        cls,
-        game: str,
-        players: int,
-        n: int,
-        *,
-        seed: int = 0,
-        options: Mapping[str, Any] | None = None,
-        compiled: bool = True,
-    ) -> VectorGames:
+    def __new__(cls, game: str, players: int, *args: Any, **kwargs: Any) -> VectorGames:
         # Records of two to six players is stepped on arrays (RecordsVector), unless asked not.
-        if cls is VectorGames and compiled and _on_arrays(game, players, options):
+        compiled = kwargs.get("compiled", True)
+        if cls is VectorGames and compiled and _on_arrays(game, players, kwargs.get("options")):
             return super().__new__(RecordsVector)
         return super().__new__(cls)
 
