@@ -170,13 +170,16 @@ class VectorGames:
             out = np.zeros(shape, dtype=np.int8)
         elif out.shape != shape:
             raise ValueError(f"masks: out must have shape {shape}, got {out.shape}")
-        else:
-            out.fill(0)
+        self._fill_masks(out)
+        return out
+
+    def _fill_masks(self, out: npt.NDArray[np.int8]) -> None:
+        """The masks written into ``out`` (of the right shape)."""
+        out.fill(0)
         counts = np.fromiter(map(len, self.legal), dtype=np.int64, count=self.n)
         rows = np.repeat(np.arange(self.n), counts)
         cols = np.fromiter(chain.from_iterable(self.legal), dtype=np.int64, count=len(rows))
         out[rows, cols] = 1
-        return out
 
     def observations(self) -> FloatArray:
         """The acting seats' observations (from their views), one row per game.
@@ -336,15 +339,8 @@ class RecordsVector(VectorGames):
         """The acting seat of each row."""
         return self._rows[:, arrays.T_SEAT].copy()
 
-    def masks(self, out: npt.NDArray[np.int8] | None = None) -> npt.NDArray[np.int8]:
-        """The dense 0/1 action masks of the acting seats, one row per game (into ``out``)."""
-        shape = (self.n, self.space.n)
-        if out is None:
-            out = np.zeros(shape, dtype=np.int8)
-        elif out.shape != shape:
-            raise ValueError(f"masks: out must have shape {shape}, got {out.shape}")
+    def _fill_masks(self, out: npt.NDArray[np.int8]) -> None:
         arrays.masks(self._rows, self._legal_rows, out)
-        return out
 
     def random_actions(self, rng: np.random.Generator) -> IntArray:
         """One uniformly random legal action index per game, drawn for all games at once (the
