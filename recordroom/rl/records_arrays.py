@@ -393,7 +393,7 @@ def load_row(e: Ints, x: Ints, legal: Ints, state: State) -> None:
         _board_row(state.boards[s], x[BOARDS_AT + s * BOARD : BOARDS_AT + (s + 1) * BOARD])
         _board_row(state.shown[s], x[SHOWN_AT + s * BOARD : SHOWN_AT + (s + 1) * BOARD])
     if phase != P_OVER:
-        _after(e, x, legal)
+        _after(e, x, legal, _scratch(e))
 
 
 def picture(e: Ints, x: Ints) -> dict[str, Any]:
@@ -889,14 +889,20 @@ def _legal(e: Ints, x: Ints, s: int, out: Ints, scratch: Ints) -> None:
 
 
 @_compiled
-def _after(e: Ints, x: Ints, out: Ints) -> None:
+def _scratch(e: Ints) -> Ints:
+    """Room for a bonus's targets or a card's spendable multipliers."""
+    return np.empty(e[Z_WIDEST] + 64, np.int64)
+
+
+@_compiled
+def _after(e: Ints, x: Ints, out: Ints, scratch: Ints) -> None:
     """The acting seat (the lowest active one) and its legal actions into ``out``."""
     active = x[T_ACTIVE]
     s = 0
     while not active >> s & 1:
         s += 1
     x[T_SEAT] = s
-    _legal(e, x, s, out, np.empty(e[Z_WIDEST] + 64, np.int64))
+    _legal(e, x, s, out, scratch)
 
 
 # -- how the game moves (as :mod:`recordroom.games.records.flow`) ----------------------------------
@@ -1290,7 +1296,7 @@ def step(
                 break
         if not found:
             return row
-    scratch = np.empty(e[Z_WIDEST] + 64, np.int64)
+    scratch = _scratch(e)
     for row in range(n):
         x = xs[row]
         acted[row] = x[T_SEAT]
@@ -1303,12 +1309,7 @@ def step(
             over[row] = 1
         else:
             over[row] = 0
-            active = x[T_ACTIVE]
-            s = 0
-            while not active >> s & 1:
-                s += 1
-            x[T_SEAT] = s
-            _legal(e, x, s, legal[row], scratch)
+            _after(e, x, legal[row], scratch)
     return -1
 
 

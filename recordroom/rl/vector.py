@@ -40,6 +40,7 @@ import numpy.typing as npt
 from recordroom.engine.game import Action, AppliesHanded, Game, win_share_returns
 from recordroom.games import load
 from recordroom.games.records.edition import EditionError, load_edition
+from recordroom.games.records.results import winners
 from recordroom.rl import records_arrays as arrays
 from recordroom.rl.envs import OBS_HIGH, OBS_LOW, IllegalIndex
 from recordroom.rl.spaces import FloatArray, action_space, check_game, check_options, encoder
@@ -374,10 +375,7 @@ class RecordsVector(VectorGames):
             keys = self._keys
             for row in np.flatnonzero(done).tolist():
                 arrays.final(self.tables, self._rows[row], keys)
-                ranked = [tuple(k) for k in (keys * (1, -1, 1)).tolist()]
-                best = max(ranked)
-                winners = [seat for seat, key in enumerate(ranked) if key == best]
-                rewards[row] = win_share_returns(keys[:, 0].tolist(), winners)
+                rewards[row] = win_share_returns(keys[:, 0].tolist(), winners(keys.tolist()))
                 self.finished_games += 1
                 self._start(row)
         self.steps += self.n

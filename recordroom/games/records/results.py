@@ -6,6 +6,8 @@ Both read only the final boards, so the rules (:mod:`.game`) and the search bots
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from recordroom.engine.errors import IllegalAction
 from recordroom.engine.game import JSONDict, win_share_returns
 from recordroom.games.records import board as bd
@@ -27,14 +29,13 @@ def result(state: State) -> JSONDict:
     breakdown = [bd.score_breakdown(ed, b) for b in state.boards]
     scores = [sum(b.values()) for b in breakdown]
     keys = [
-        (scores[i], -state.boards[i].fails, bd.crew_points(ed, state.boards[i]))
+        (scores[i], state.boards[i].fails, bd.crew_points(ed, state.boards[i]))
         for i in range(state.players)
     ]
-    best = max(keys)
     out: JSONDict = {
         "scores": scores,
         "breakdown": breakdown,
-        "winners": [i for i, k in enumerate(keys) if k == best],
+        "winners": winners(keys),
         "over": True,
         "triggers": list(state.triggers),
         "weeks": state.week,
@@ -43,6 +44,14 @@ def result(state: State) -> JSONDict:
     if state.players == 1:
         out["rank"] = solo_rank(scores[0])
     return out
+
+
+def winners(keys: Sequence[Sequence[int]]) -> list[int]:
+    """The seats that win, from each seat's (score, fail ticks, crew points): the highest score;
+    ties go to fewer fail ticks, then more crew points."""
+    ranked = [(score, -fails, crew) for score, fails, crew in keys]
+    best = max(ranked)
+    return [seat for seat, key in enumerate(ranked) if key == best]
 
 
 def returns(state: State) -> tuple[float, ...]:
