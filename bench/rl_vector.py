@@ -92,7 +92,8 @@ def vector_rate(
     vec = VectorGames(game_name, players, n, seed=0, compiled=compiled)
     rng = np.random.default_rng(0)
     masks = np.zeros((n, vec.space.n), dtype=np.int8)
-    vec.step(vec.random_actions(rng))  # compiled (or loaded from disk) before the clock starts
+    vec.masks(masks)  # everything compiled (or loaded from disk) before the clock starts
+    vec.step(vec.random_actions(rng))
     vec.steps = 0
     cpu = time.process_time()
     start = time.perf_counter()

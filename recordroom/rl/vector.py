@@ -304,6 +304,8 @@ class RecordsVector(VectorGames):
         self._keys = np.zeros((self.players, 3), dtype=np.int64)
         for row in range(self.n):
             self._start(row)
+        # Compiled (or loaded from disk) now rather than when the first game ends, mid-run.
+        arrays.final(self.tables, self._rows[0], self._keys)
 
     def _start(self, row: int) -> None:
         seed = self.game_seeds[row] = self._seed()
