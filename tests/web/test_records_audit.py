@@ -321,3 +321,65 @@ def test_the_phone_says_weekend_at_the_weekend(browser: Browser, server: Server)
         )
         line = page.inner_text("#me-round")
         assert line == f"week {moment.week} · weekend", line
+
+
+def no_place_moment() -> Any:
+    """A state of a real 2-player Records game (random play) in which seat 0 marks a card that
+    has no place on its sheet: failing it is its only choice."""
+    game = load("records")
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = game.new_state(2, seed)
+        while state.phase != "over":
+            only = state.phase == "mark" and 0 in state.active
+            if only and [a["type"] for a in game.legal_actions(state, 0)] == ["fail"]:
+                return state
+            seat = min(state.active)
+            state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+    raise AssertionError("no seed gave a card with no place")
+
+
+def test_the_fail_box_on_the_sheet_fails_the_card(browser: Browser, server: Server) -> None:
+    """A card with no place: the sheet outlines the next fail box as the place to tap, and a tap
+    there did nothing (only the panel's button failed the card). It asks, as the button does,
+    and sends the fail. The phone's socket is served by the test with a real game's state."""
+    game = load("records")
+    moment = no_place_moment()
+    code = server.call("POST", "/api/rooms", {"game": "records"})["code"]
+    token = server.call("POST", f"/api/rooms/{code}/seats", {"name": "Ann"})["token"]
+    url = f"ws://127.0.0.1:{server.port}/ws/{code}?token={token}"
+    with connect(url, open_timeout=10) as link:
+        real = json.loads(link.recv(timeout=10))  # the shape of a state message
+    served: list[WebSocketRoute] = []
+    sent: list[Any] = []
+
+    def serve(route: WebSocketRoute) -> None:
+        served.append(route)
+        route.on_message(lambda text: sent.append(json.loads(text)))
+
+    page = context(browser, PHONE).new_page()
+    page.route_web_socket(re.compile(r"/ws/"), serve)
+    page.goto(f"{server.base}/join")
+    page.evaluate("(c) => localStorage.setItem(`recordroom.seat.${c}`, 'any')", code)
+    page.goto(f"{server.base}/join/{code}")
+    message = {
+        **real,
+        "version": 10,
+        "status": "playing",
+        "view": game.view(moment, 0),
+        "legal_actions": list(game.legal_actions(moment, 0)),
+    }
+    while not served:  # the page's socket, once its script has opened it
+        page.wait_for_timeout(50)
+    served[-1].send(json.dumps(message))
+    page.wait_for_function("Number(document.body.dataset.version) === 10", timeout=10_000)
+    page.locator('.sheet [data-act="fail"]').click()
+    page.wait_for_selector('[data-act="confirm"]', timeout=5_000)
+    acts = [m for m in sent if m.get("type") == "act"]
+    assert not acts, "the fail is asked before it is sent"
+    page.click('[data-act="confirm"]')
+    deadline = time.monotonic() + 5
+    while not acts and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+        acts = [m for m in sent if m.get("type") == "act"]
+    assert acts == [{"type": "act", "version": 10, "action": {"type": "fail"}}], sent

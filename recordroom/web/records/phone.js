@@ -203,6 +203,13 @@ function previewOf(cardId, board) {
 }
 
 function tapTarget(key) {
+  // The next fail box is a target too: a card with no place (or one the player would rather
+  // not place) is failed there, as with the panel's button.
+  if (key === "fail") {
+    const fail = last.legal_actions.find((a) => a.type === "fail");
+    if (fail) choose(fail);
+    return;
+  }
   const actions = targetsOf(last.legal_actions).get(key) || [];
   if (actions.length === 1) choose(actions[0]);
   else if (actions.length > 1) {
