@@ -283,43 +283,58 @@ def weekend_moments() -> list[Any]:
     raise AssertionError("no seed gave a weekend with a claim")
 
 
+class ServedPhone:
+    """Seat 0's phone at 360x640, its socket served by the test: :meth:`show` hands it a state
+    of a real game (as seat 0 sees it); what it sends is kept in ``sent``."""
+
+    def __init__(self, browser: Browser, server: Server) -> None:
+        code = server.call("POST", "/api/rooms", {"game": "records"})["code"]
+        token = server.call("POST", f"/api/rooms/{code}/seats", {"name": "Ann"})["token"]
+        url = f"ws://127.0.0.1:{server.port}/ws/{code}?token={token}"
+        with connect(url, open_timeout=10) as link:
+            self.real = json.loads(link.recv(timeout=10))  # the shape of a state message
+        self.game = load("records")
+        self.served: list[WebSocketRoute] = []
+        self.sent: list[Any] = []
+        self.page = context(browser, PHONE).new_page()
+        self.page.route_web_socket(re.compile(r"/ws/"), self._serve)
+        self.page.goto(f"{server.base}/join")
+        self.page.evaluate("(c) => localStorage.setItem(`recordroom.seat.${c}`, 'any')", code)
+        self.page.goto(f"{server.base}/join/{code}")
+
+    def _serve(self, route: WebSocketRoute) -> None:
+        self.served.append(route)
+        route.on_message(lambda text: self.sent.append(json.loads(text)))
+
+    def show(self, state: Any, version: int) -> None:
+        """Sends the phone seat 0's state message of ``state`` and waits until it shows it."""
+        message = {
+            **self.real,
+            "version": version,
+            "status": "playing",
+            "view": self.game.view(state, 0),
+            "legal_actions": list(self.game.legal_actions(state, 0)),
+        }
+        while not self.served:  # the page's socket, once its script has opened it
+            self.page.wait_for_timeout(50)
+        self.served[-1].send(json.dumps(message))
+        self.page.wait_for_function(
+            "(v) => Number(document.body.dataset.version) === v", arg=version, timeout=10_000
+        )
+
+    def acts(self) -> list[Any]:
+        """The actions the phone sent."""
+        return [m for m in self.sent if m.get("type") == "act"]
+
+
 def test_the_phone_says_weekend_at_the_weekend(browser: Browser, server: Server) -> None:
     """At the weekend (a public goal put to the players, or a claimed goal's bonuses marked) the
     phone's line said "pick 4 of 4", the week's last pick: it says the weekend now. The phone's
     socket is served by the test with states of a real 2-player game at those moments."""
-    game = load("records")
-    moments = weekend_moments()
-    code = server.call("POST", "/api/rooms", {"game": "records"})["code"]
-    token = server.call("POST", f"/api/rooms/{code}/seats", {"name": "Ann"})["token"]
-    url = f"ws://127.0.0.1:{server.port}/ws/{code}?token={token}"
-    with connect(url, open_timeout=10) as link:
-        real = json.loads(link.recv(timeout=10))  # the shape of a state message
-    served: list[WebSocketRoute] = []
-
-    def serve(route: WebSocketRoute) -> None:
-        served.append(route)
-        route.on_message(lambda _: None)
-
-    page = context(browser, PHONE).new_page()
-    page.route_web_socket(re.compile(r"/ws/"), serve)
-    page.goto(f"{server.base}/join")
-    page.evaluate("(c) => localStorage.setItem(`recordroom.seat.${c}`, 'any')", code)
-    page.goto(f"{server.base}/join/{code}")
-    for number, moment in enumerate(moments, start=10):
-        message = {
-            **real,
-            "version": number,
-            "status": "playing",
-            "view": game.view(moment, 0),
-            "legal_actions": list(game.legal_actions(moment, 0)),
-        }
-        while not served:  # the page's socket, once its script has opened it
-            page.wait_for_timeout(50)
-        served[-1].send(json.dumps(message))
-        page.wait_for_function(
-            "(v) => Number(document.body.dataset.version) === v", arg=number, timeout=10_000
-        )
-        line = page.inner_text("#me-round")
+    phone = ServedPhone(browser, server)
+    for number, moment in enumerate(weekend_moments(), start=10):
+        phone.show(moment, number)
+        line = phone.page.inner_text("#me-round")
         assert line == f"week {moment.week} · weekend", line
 
 
@@ -343,43 +358,13 @@ def test_the_fail_box_on_the_sheet_fails_the_card(browser: Browser, server: Serv
     """A card with no place: the sheet outlines the next fail box as the place to tap, and a tap
     there did nothing (only the panel's button failed the card). It asks, as the button does,
     and sends the fail. The phone's socket is served by the test with a real game's state."""
-    game = load("records")
-    moment = no_place_moment()
-    code = server.call("POST", "/api/rooms", {"game": "records"})["code"]
-    token = server.call("POST", f"/api/rooms/{code}/seats", {"name": "Ann"})["token"]
-    url = f"ws://127.0.0.1:{server.port}/ws/{code}?token={token}"
-    with connect(url, open_timeout=10) as link:
-        real = json.loads(link.recv(timeout=10))  # the shape of a state message
-    served: list[WebSocketRoute] = []
-    sent: list[Any] = []
-
-    def serve(route: WebSocketRoute) -> None:
-        served.append(route)
-        route.on_message(lambda text: sent.append(json.loads(text)))
-
-    page = context(browser, PHONE).new_page()
-    page.route_web_socket(re.compile(r"/ws/"), serve)
-    page.goto(f"{server.base}/join")
-    page.evaluate("(c) => localStorage.setItem(`recordroom.seat.${c}`, 'any')", code)
-    page.goto(f"{server.base}/join/{code}")
-    message = {
-        **real,
-        "version": 10,
-        "status": "playing",
-        "view": game.view(moment, 0),
-        "legal_actions": list(game.legal_actions(moment, 0)),
-    }
-    while not served:  # the page's socket, once its script has opened it
-        page.wait_for_timeout(50)
-    served[-1].send(json.dumps(message))
-    page.wait_for_function("Number(document.body.dataset.version) === 10", timeout=10_000)
-    page.locator('.sheet [data-act="fail"]').click()
-    page.wait_for_selector('[data-act="confirm"]', timeout=5_000)
-    acts = [m for m in sent if m.get("type") == "act"]
-    assert not acts, "the fail is asked before it is sent"
-    page.click('[data-act="confirm"]')
+    phone = ServedPhone(browser, server)
+    phone.show(no_place_moment(), 10)
+    phone.page.locator('.sheet [data-act="fail"]').click()
+    phone.page.wait_for_selector('[data-act="confirm"]', timeout=5_000)
+    assert not phone.acts(), "the fail is asked before it is sent"
+    phone.page.click('[data-act="confirm"]')
     deadline = time.monotonic() + 5
-    while not acts and time.monotonic() < deadline:
-        page.wait_for_timeout(50)
-        acts = [m for m in sent if m.get("type") == "act"]
-    assert acts == [{"type": "act", "version": 10, "action": {"type": "fail"}}], sent
+    while not phone.acts() and time.monotonic() < deadline:
+        phone.page.wait_for_timeout(50)
+    assert phone.acts() == [{"type": "act", "version": 10, "action": {"type": "fail"}}], phone.sent
