@@ -294,10 +294,19 @@ class Room:
 
         async def locked() -> T:
             async with self._acting:
+                looked_again = False
                 for _ in range(CONFLICT_TRIES):
                     try:
                         return await change()
                     except Conflict:
+                        await self._caught_up()
+                    except ServerError as error:
+                        # A shared room's checks read what this process knows of it: another
+                        # process may have changed it (a seat joined there) before its message
+                        # came. A refusal is checked once more against the store's room.
+                        if not self.shared or looked_again or error.status != 409:
+                            raise
+                        looked_again = True
                         await self._caught_up()
                 raise ServerError(
                     ErrorCode.SERVER_STORE, "the room kept changing elsewhere; try again", 503

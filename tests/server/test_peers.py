@@ -378,3 +378,21 @@ def test_joins_on_two_processes_share_one_limit(shared: Callable[..., TestClient
     until(lambda: hub_of(b) and b.app.state.services.joins.elsewhere("testclient") >= 3)  # type: ignore[attr-defined]
     refused = b.post(f"/api/rooms/{code}/seats", json={"name": "z"})
     assert refused.status_code == 429 and refused.json()["code"] == "rate/limited"
+
+
+def test_a_start_on_a_process_that_has_not_yet_heard_of_the_seats_joined_on_the_other(
+    shared: Callable[..., TestClient],
+) -> None:
+    """The host starts on A right after the phones joined on B, before A heard of them: A looks
+    at the store's room again before refusing ("needs 3 players, the room has 0")."""
+    a, b = shared(), shared()
+    made = a.post("/api/rooms", json={"game": "disc-cover", "options": {}}).json()
+    code, host_token = made["code"], made["host_token"]
+    hub_of(a).peers._hear = lambda heard: None  # type: ignore[attr-defined]  # A hears nothing
+    for name in "xyz":
+        assert b.post(f"/api/rooms/{code}/seats", json={"name": name}).status_code == 200
+    assert len(hub_of(a).rooms[code].seats) == 0
+    started = a.post(f"/api/rooms/{code}/start", headers=host(host_token))
+    assert started.status_code == 200, started.text
+    assert [s["name"] for s in started.json()["seats"]] == ["x", "y", "z"]
+    until(lambda: b.get(f"/api/rooms/{code}").json()["status"] == "playing")  # B hears of it
