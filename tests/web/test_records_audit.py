@@ -139,9 +139,12 @@ def test_a_phone_shows_the_steps_heading_and_done_after_a_tap_on_the_sheet(
                 page.wait_for_function(f"Number(document.body.dataset.version) > {seen}")
         done_seen = done_seen or bool(keys)
         assert page.evaluate(IN_VIEW, '[data-act="done"]'), "Done is off screen"
-        assert page.evaluate(IN_VIEW, '[data-act="undo"]'), "Undo is off screen"
         seen = version(page)
-        page.click('[data-act="done"]')
+        if page.locator('[data-act="undo"]').count():
+            assert page.evaluate(IN_VIEW, '[data-act="undo"]'), "Undo is off screen"
+            page.click('[data-act="done"]')
+        # else nothing was chosen (a card that could only be failed): nothing to undo, and the
+        # phone says done by itself after the delay everyone has (docs/rules-decisions.md).
         page.wait_for_function(
             f"Number(document.body.dataset.version) > {seen}"
             " && document.body.dataset.phase !== 'mark'"
