@@ -168,12 +168,13 @@ function keyLabel(key) {
   return key;
 }
 
-/** Sheet targets of the legal actions: key -> [actions]. */
+/** Sheet targets of the legal actions: key -> [actions] (the next fail box is one: a card is
+ * failed there as with the panel's button). */
 function targetsOf(actions) {
   const out = new Map();
   for (const action of actions) {
     const key = keyOf(action);
-    if (!key || key === "fail") continue;
+    if (!key) continue;
     if (!out.has(key)) out.set(key, []);
     out.get(key).push(action);
   }
@@ -203,13 +204,6 @@ function previewOf(cardId, board) {
 }
 
 function tapTarget(key) {
-  // The next fail box is a target too: a card with no place (or one the player would rather
-  // not place) is failed there, as with the panel's button.
-  if (key === "fail") {
-    const fail = last.legal_actions.find((a) => a.type === "fail");
-    if (fail) choose(fail);
-    return;
-  }
   const actions = targetsOf(last.legal_actions).get(key) || [];
   if (actions.length === 1) choose(actions[0]);
   else if (actions.length > 1) {
@@ -400,7 +394,7 @@ function render(state) {
   let preview = new Set();
   if (view.phase === "mark" && !chooser && !wish) {
     for (const [key] of targetsOf(legal)) targets.set(key, keyLabel(key));
-    if (legal.some((a) => a.type === "fail")) targets.set("fail", t("rec.ph.fail_target"));
+    if (targets.has("fail")) targets.set("fail", t("rec.ph.fail_target")); // its own words
   }
   if (view.phase === "pick" || view.phase === "turn" || view.phase === "third") {
     const shown = wish?.action.card || you.pending;
