@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from .conftest import Server
 from .test_disc_cover import Players, open_with_bots, save_small
@@ -289,6 +289,31 @@ def test_the_landing_page_leads_to_each_games_table(night: Players) -> None:
     page.get_by_label("Room code").fill("zzzz")
     page.get_by_role("button", name="Join").click()
     expect(page).to_have_url(re.compile(r"/join/ZZZZ$"))
+
+
+def test_a_code_joined_before_the_landing_pages_script_has_run_still_joins(
+    night: Players,
+) -> None:
+    """On a slow phone the Join button can be tapped before the page's script has run: the form
+    then went to "/?" and the code was lost. It goes to the room's phone page all the same."""
+    page = night.table
+    held: list[Route] = []
+
+    def hold_the_first(route: Route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)  # the first page's script never comes
+
+    page.route(re.compile(r"/lobby\.js"), hold_the_first)
+    try:
+        page.goto(night.base, wait_until="commit")
+        page.get_by_label("Room code").fill("zzzz")
+        page.get_by_role("button", name="Join").click()
+        expect(page).to_have_url(re.compile(r"/join/ZZZZ$"))
+        assert held, "the script was not held back"
+    finally:
+        page.unroute(re.compile(r"/lobby\.js"))
 
 
 def test_the_table_asks_who_listened_to_music_most_recently_for_the_first_leader(

@@ -16,7 +16,8 @@ $("#join-form").onsubmit = async (event) => {
 };
 
 // An old address of this page with a room (/?room=CODE) goes to that room's own page: the
-// table for the browser that holds its host token, the phone page otherwise.
+// table for the browser that holds its host token, the phone page otherwise. The join form
+// sends that address itself when it is used before this script has run (a slow phone).
 (function followOldLinks() {
   const code = normaliseCode(new URLSearchParams(location.search).get("room"));
   if (code.length !== 4) return;
