@@ -145,3 +145,40 @@ def test_disc_cover_builds_the_public_part_once_per_state_and_each_view_equals_a
         state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
     # Once per state for the six views, once more for each view built from scratch.
     assert len(built) == 7 * states
+
+
+def test_disc_cover_makes_a_rooms_past_once_per_turn_while_hundreds_of_rooms_take_turns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A server with many rooms tells each change of one room after the others': the finished
+    turns of a room (its mosaic, last turn and events) are made once per turn, not again at
+    every change because the other rooms' changes came in between."""
+    from recordroom.games.disc_cover import views
+
+    game = load_game("disc-cover")
+    made: list[int] = []
+    history_events = views.history_events
+
+    def counted(history: Any, competitive: bool, players: int) -> Any:
+        made.append(id(history))
+        return history_events(history, competitive, players)
+
+    monkeypatch.setattr(views, "history_events", counted)
+    rooms = 300
+    rng = random.Random(5)
+    states = [game.new_state(5, seed, {}) for seed in range(rooms)]
+    histories: set[tuple[int, int]] = set()  # a game's history (its first: the one empty tuple)
+    kept: list[Any] = []  # every history seen, alive, so that no identity is reused
+    while not all(game.is_over(state) for state in states):
+        for number, state in enumerate(states):  # each room in turn, as a busy server does
+            if game.is_over(state):
+                continue
+            seat = rng.choice(sorted(state.active))
+            state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+            states[number] = state
+            for seat in (None, 0, 1, 2, 3, 4):
+                game.view(state, seat)
+            if (id(state.history), number) not in histories:
+                histories.add((id(state.history), number))
+                kept.append(state.history)
+    assert len(made) == len(histories)

@@ -62,6 +62,7 @@ _TABLES: dict[int, tuple[DiscCoverState, dict[str, Any]]] = {}
 """The public part of recent states' views, by the state's identity (the state is kept with it,
 so its ``id`` is not given to another state while it is here)."""
 _TABLES_KEPT = 64
+"""States whose public part is kept: a change's views are all made at once, so a few suffice."""
 _TABLES_LOCK = threading.Lock()
 
 
@@ -71,19 +72,26 @@ class _Past(NamedTuple):
     events: list[Event]
 
 
-_PAST: dict[int, tuple[tuple[TurnRecord, ...], Setup, _Past]] = {}
-"""The parts of recent views that only the finished turns make, by the history's identity (a
-history is shared by every state of its turn)."""
+_PAST: dict[tuple[int, int], tuple[tuple[TurnRecord, ...], Setup, _Past]] = {}
+"""The parts of recent views that only the finished turns make, by the identities of the
+history (shared by every state of its turn) and of the game's setup (the empty history of every
+game's first turn is one object), the most recently used last."""
+_PAST_KEPT = 2048
+"""Histories whose past is kept: one per room being played, so a server with hundreds of rooms
+keeps each room's until its turn ends (with fewer, rooms taking turns pushed each other's out
+and every change made its room's past again). A few KB each."""
 
 
 def _past(state: DiscCoverState) -> _Past:
     """The mosaic, the last turn and the events of the state's finished turns, made once per
     history and shared (read, never changed in place)."""
     history, setup = state.history, state.setup
+    key = (id(history), id(setup))
     with _TABLES_LOCK:
-        kept = _PAST.get(id(history))
-    if kept is not None and kept[0] is history and kept[1] is setup:
-        return kept[2]
+        kept = _PAST.pop(key, None)
+        if kept is not None and kept[0] is history and kept[1] is setup:
+            _PAST[key] = kept  # now the most recently used
+            return kept[2]
     past = _Past(
         [
             {"place": place, "sleeve": sleeve_json(record.sleeve), "points": record.points}
@@ -93,8 +101,8 @@ def _past(state: DiscCoverState) -> _Past:
         history_events(history, setup.competitive, setup.players),
     )
     with _TABLES_LOCK:
-        _PAST[id(history)] = (history, setup, past)
-        while len(_PAST) > _TABLES_KEPT:
+        _PAST[key] = (history, setup, past)
+        while len(_PAST) > _PAST_KEPT:
             del _PAST[next(iter(_PAST))]
     return past
 
