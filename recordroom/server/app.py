@@ -20,6 +20,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from recordroom import games
 from recordroom.engine.game import JSONDict
@@ -51,6 +53,7 @@ from recordroom.server.sockets import (
     RAW_SEND,
     Connection,
     RawSend,
+    room_socket,
 )
 from recordroom.server.sockets import router as socket_router
 from recordroom.server.store import SqliteStore
@@ -80,6 +83,30 @@ log = logging.getLogger("recordroom.server")
 
 _OVER_CAP = frozenset({"string_too_long", "too_long"})
 """Pydantic's errors of a value longer than its field takes: ``request/too_large`` (413)."""
+
+
+class RecordRoom(FastAPI):
+    """The FastAPI application, with the room socket served in front of its layers.
+
+    A room's phones and table connect again after every game, and every change of a room
+    goes out on their sockets. None of the HTTP layers (the body limit, the error pages, the
+    dependency stack, the router's walk over the routes) has anything to do with them, yet each
+    held a waiting coroutine for as long as the socket lived: a room socket (``/ws/{code}``)
+    goes straight to :func:`~recordroom.server.sockets.room_socket`. Everything else, other
+    WebSocket addresses included, takes the application's usual way.
+    """
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            path: str = scope["path"]
+            code = path[4:]
+            if path.startswith("/ws/") and code and "/" not in code:
+                scope["app"] = self
+                scope["path_params"] = {"code": code}
+                scope[RAW_SEND] = send
+                await room_socket(WebSocket(scope, receive, send))
+                return
+        await super().__call__(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -160,7 +187,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if settings.store is None:
                 store.close()
 
-    app = FastAPI(
+    app = RecordRoom(
         title="Record Room",
         summary="Rooms, seats and live game state for Disc Cover and Draft & Write Records.",
         lifespan=lifespan,

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from starlette.websockets import WebSocketDisconnect
 
 from .helpers import TOY_NAME, Socket, TestClient, host, new_room
 
@@ -116,6 +117,19 @@ def test_unknown_room_and_bad_token_on_the_socket(client: TestClient) -> None:
     code, _, _ = new_room(client, TOY_NAME, 1)
     with client.websocket_connect(f"/ws/{code}?token=guess") as ws:
         assert ws.receive_json()["code"] == "auth/bad_token"
+
+
+def test_a_socket_to_an_address_that_is_not_a_rooms_is_closed_and_a_rooms_is_served(
+    client: TestClient,
+) -> None:
+    """Room sockets are served ahead of the HTTP routes: only ``/ws/{code}`` is a room's."""
+    code, _, tokens = new_room(client, TOY_NAME, 1)
+    for address in ("/ws/", f"/ws/{code}/", f"/ws/{code}/more", "/wsx/ZZZZ", f"/api/rooms/{code}"):
+        with pytest.raises(WebSocketDisconnect), client.websocket_connect(address) as ws:
+            ws.receive_json()
+    with client.websocket_connect(f"/ws/{code.lower()}?token={tokens[0]}") as ws:
+        state = Socket(ws).recv_state()
+        assert (state["role"], state["seat"]) == ("seat", 0)
 
 
 def test_acting_before_the_start(client: TestClient) -> None:
