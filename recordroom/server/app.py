@@ -232,8 +232,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return answer
         return await http_exception_handler(request, error)
 
-    # The room socket first: every phone's (re)connection is matched against the routes before
-    # it, while an HTTP request passes a WebSocket route at the cost of one type check.
+    # The room socket's route is listed for the record (RecordRoom.__call__ serves its sockets
+    # before they reach the routers); first, so an HTTP request passes it with one type check.
     for router in (
         socket_router,
         rooms.router,

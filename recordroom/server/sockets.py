@@ -212,8 +212,9 @@ class RawSend:
 async def room_socket(websocket: WebSocket) -> None:
     """One client of a room: state messages out, actions in (see docs/protocol.md).
 
-    A plain Starlette route: its two parameters (the code in the path, ``?token=``) are read
-    here, without the dependency solving of a FastAPI route on every connection.
+    Called by the application ahead of its HTTP layers (``app.RecordRoom``), or as a plain
+    Starlette route: its two parameters (the code in the path, ``?token=``) are read here,
+    without the dependency solving of a FastAPI route on every connection.
     """
     code: str = websocket.path_params["code"]
     token = websocket.query_params.get("token")
