@@ -90,18 +90,19 @@ class Connection:
         if self.dropped:
             return
         if (
+            self.raw is not None
+            and not self._sending
+            and self.queue.empty()  # so nothing is waiting: only this message counts
+            and (self._finishing is None or self._finishing.done())
+            and len(text) <= MAX_QUEUED_BYTES
+        ):
+            self._send_now(self.raw, text)
+            return
+        if (
             self.queued_bytes + len(text) > MAX_QUEUED_BYTES
             or self.queue.qsize() >= MAX_QUEUED_MESSAGES
         ):
             self.drop()
-            return
-        if (
-            self.raw is not None
-            and not self._sending
-            and self.queue.empty()
-            and (self._finishing is None or self._finishing.done())
-        ):
-            self._send_now(self.raw, text)
             return
         self.queued_bytes += len(text)
         self.queue.put_nowait((text, None))
