@@ -52,10 +52,8 @@ from recordroom.server.sockets import (
     MAX_QUEUED_MESSAGES,
     RAW_SEND,
     Connection,
-    RawSend,
     room_socket,
 )
-from recordroom.server.sockets import router as socket_router
 from recordroom.server.store import SqliteStore
 
 __all__ = [
@@ -69,7 +67,6 @@ __all__ = [
     "Connection",
     "HostToken",
     "HubDep",
-    "RawSend",
     "Settings",
     "create_app",
     "default_cache_dir",
@@ -195,7 +192,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
-    app.add_middleware(RawSend)
     app.state.services = services
     app.state.pages = services.pages
 
@@ -232,10 +228,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return answer
         return await http_exception_handler(request, error)
 
-    # The room socket's route is listed for the record (RecordRoom.__call__ serves its sockets
-    # before they reach the routers); first, so an HTTP request passes it with one type check.
+    # The room socket is not among them: RecordRoom.__call__ serves it ahead of every layer.
     for router in (
-        socket_router,
         rooms.router,
         seats.router,
         music.router,

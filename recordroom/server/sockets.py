@@ -13,9 +13,9 @@ from collections.abc import Coroutine
 from contextlib import suppress
 from typing import Any
 
-from fastapi import APIRouter, WebSocket
+from fastapi import WebSocket
 from pydantic import TypeAdapter, ValidationError
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Send
 from starlette.websockets import WebSocketDisconnect
 
 from recordroom import i18n
@@ -39,8 +39,6 @@ from recordroom.server.protocol import (
 )
 from recordroom.server.room import Role, Room
 
-router = APIRouter()
-
 _client_message: TypeAdapter[ActMessage | Any] = TypeAdapter(ClientMessage)
 
 MAX_QUEUED_BYTES = 2 * 1024 * 1024
@@ -58,7 +56,7 @@ class Connection:
     ``MAX_QUEUED_BYTES`` (or ``MAX_QUEUED_MESSAGES``) pile up unread is dropped with close code
     1008 (``CloseCode.SLOW_READER``): what is queued is thrown away, so it costs the server no more.
 
-    With the server's own ``send`` (see :class:`RawSend`), a message with nothing queued before
+    With the server's own ``send`` (see :data:`RAW_SEND`), a message with nothing queued before
     it is sent at once, on the caller's turn of the loop: the server's send only waits when the
     socket's buffer is full, so most messages never cost a queue and a wake-up of the pump. One
     that does wait is finished by a task of its own (:func:`_finish`), and whatever comes after
@@ -73,7 +71,7 @@ class Connection:
         self.queued_bytes = 0
         self.dropped = False
         self.raw: Send | None = getattr(websocket, "scope", {}).get(RAW_SEND)
-        """The server's own send, when :class:`RawSend` kept it."""
+        """The server's own send, when the application kept it (:data:`RAW_SEND`)."""
         self._sending = False
         """The pump holds a message it has not finished sending."""
         self._finishing: asyncio.Task[None] | None = None
@@ -144,7 +142,7 @@ class Connection:
     async def pump(self) -> None:
         """Sends queued messages until the connection ends.
 
-        Through the server's own ``send`` when :class:`RawSend` kept it (one call a message, not
+        Through the server's own ``send`` when the application kept it (one call a message, not
         Starlette's layers of checks and wrappers), else through the WebSocket object.
         """
         raw = self.raw
@@ -170,7 +168,9 @@ class Connection:
 
 
 RAW_SEND = "recordroom.send"
-"""Where :class:`RawSend` keeps a WebSocket's ``send`` in its scope."""
+"""Where the application (``app.RecordRoom``) keeps a room socket's ``send`` in its scope, so
+that state messages (already serialised, sent in order by :meth:`Connection.send_text` and
+:meth:`Connection.pump`) go straight to it, past Starlette's checks and wrappers."""
 
 
 def _seen(task: asyncio.Future[Any]) -> None:
@@ -197,25 +197,11 @@ async def _finish(sending: Coroutine[Any, Any, None], waiting_on: Any) -> None:
             return
 
 
-class RawSend:
-    """ASGI middleware: keeps the server's ``send`` of each WebSocket in its scope, so that state
-    messages (already serialised, sent in order by :meth:`Connection.pump`) go straight to it."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":
-            scope[RAW_SEND] = send
-        await self.app(scope, receive, send)
-
-
 async def room_socket(websocket: WebSocket) -> None:
     """One client of a room: state messages out, actions in (see docs/protocol.md).
 
-    Called by the application ahead of its HTTP layers (``app.RecordRoom``), or as a plain
-    Starlette route: its two parameters (the code in the path, ``?token=``) are read here,
-    without the dependency solving of a FastAPI route on every connection.
+    Called by the application ahead of its HTTP layers (``app.RecordRoom``): its two
+    parameters (the code in the path, ``?token=``) are read here.
     """
     code: str = websocket.path_params["code"]
     token = websocket.query_params.get("token")
@@ -274,8 +260,6 @@ async def room_socket(websocket: WebSocket) -> None:
         with suppress(Exception):
             await pump
 
-
-router.add_websocket_route("/ws/{code}", room_socket)
 
 _TOO_DEEP = object()
 
