@@ -634,3 +634,35 @@ def test_area_help_in_context_and_two_different_cash_icons(
     shapes = [legend.nth(i).inner_html() for i in cash]
     assert shapes[0] != shapes[1] and "svg" in shapes[1]
     page.context.close()
+
+
+def test_the_host_chooses_each_bots_level_in_the_lobby(browser: Browser, server: Server) -> None:
+    """A host who wants a hard opponent chooses it before the start: the lobby's level goes with
+    the next bot added, shows in the list of seats, and the game starts with it."""
+    table, code = open_room(browser, server)
+    choice = table.locator("#bot-level")
+    assert choice.input_value() == "normal"
+    offered = choice.locator("option").evaluate_all("(options) => options.map((o) => o.value)")
+    assert offered[:3] == ["easy", "normal", "hard"]
+    choice.select_option("hard")
+    table.click("#add-bot")
+    table.wait_for_function("document.querySelectorAll('#seats li').length === 1")
+    choice.select_option("easy")
+    table.click("#add-bot")
+    table.wait_for_function("document.querySelectorAll('#seats li').length === 2")
+    choice.select_option("normal")  # the game's default: the seat's level stays null
+    table.click("#add-bot")
+    table.wait_for_function("document.querySelectorAll('#seats li').length === 3")
+    seats = get(server, f"/api/rooms/{code}")["seats"]
+    levels = [(s["bot"], s["level"]) for s in seats]
+    assert levels == [(True, "hard"), (True, "easy"), (True, None)]
+    listed = table.locator("#seats li").all_inner_texts()
+    assert "hard" in listed[0] and "easy" in listed[1] and "normal" in listed[2], listed
+    table.click("#start")
+    table.locator('[data-level-seat="0"]').wait_for()
+    shown = [table.locator(f'[data-level-seat="{seat}"]').input_value() for seat in range(3)]
+    assert shown == ["hard", "easy", "normal"]
+    # Levels chosen or not, the one-screen table's print stays readable from the sofa.
+    table.wait_for_selector("#play.fit")
+    assert not small_text_and_icons(table, 14)
+    table.context.close()

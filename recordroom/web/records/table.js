@@ -98,8 +98,11 @@ async function enter() {
     .catch(() => {});
 }
 
+// A bot at the game's default level is added without one (its seat's level stays null, as the
+// protocol has it for the default); another level is asked for.
+const levelBody = (level) => (level === "normal" ? undefined : { level });
 $("#add-bot").addEventListener("click", () =>
-  api("POST", `/api/rooms/${code}/bots`, undefined, hostToken).catch((e) => {
+  api("POST", `/api/rooms/${code}/bots`, levelBody($("#bot-level").value), hostToken).catch((e) => {
     toast(e.message, "#lobby-error");
   }),
 );
@@ -404,7 +407,7 @@ function renderLobby(state) {
           { class: "disc tiny", style: { "--c": seatColour(seat.seat) } },
           el("span", {}, initials(seat.name)),
         ),
-        ` ${seat.name}${seat.bot ? t("rec.table.seat_bot") : ""}${seat.connected ? "" : t("rec.table.seat_away")} `,
+        ` ${seat.name}${seat.bot ? `${t("rec.table.seat_bot")} · ${t(`common.level.${seat.level || "normal"}`)}` : ""}${seat.connected ? "" : t("rec.table.seat_away")} `,
         hostToken
           ? el(
               "button",
@@ -600,7 +603,10 @@ function renderBoards(state) {
               ? el(
                   "small",
                   { class: "muted" },
-                  `${t("rec.table.bot")}${seat.level ? ` · ${t(`common.level.${seat.level}`)}` : ""}`,
+                  t("rec.table.bot"),
+                  seat.level
+                    ? el("span", { class: "board-level" }, ` · ${t(`common.level.${seat.level}`)}`)
+                    : null,
                 )
               : null,
           ),
@@ -628,12 +634,21 @@ function renderBoards(state) {
 
 // ---- the host's controls in play: seats to bots and back, a new phone, levels, the timer --------
 
-// The levels this server offers a Records bot (`learned` too when it has a trained policy).
+// The levels this server offers a Records bot (`learned` too when it has a trained policy), in
+// the lobby's choice for the next bot (normal first chosen) and each bot seat's in play.
 let levels = ["easy", "normal", "hard"];
+function offerLevels() {
+  const choice = $("#bot-level");
+  const chosen = choice.value || "normal";
+  choice.replaceChildren(...levels.map((l) => el("option", { value: l }, t(`common.level.${l}`))));
+  choice.value = levels.includes(chosen) ? chosen : "normal";
+}
+offerLevels();
 api("GET", "/api/games")
   .then((games) => {
     const records = games.find((g) => g.name === "records");
     if (records?.levels?.length) levels = records.levels;
+    offerLevels();
   })
   .catch(() => {});
 
