@@ -98,9 +98,11 @@ async function enter() {
     .catch(() => {});
 }
 
+// The level of a Records bot added without one (a seat's `level` is null for it).
+const DEFAULT_LEVEL = "normal";
 // A bot at the game's default level is added without one (its seat's level stays null, as the
 // protocol has it for the default); another level is asked for.
-const levelBody = (level) => (level === "normal" ? undefined : { level });
+const levelBody = (level) => (level === DEFAULT_LEVEL ? undefined : { level });
 $("#add-bot").addEventListener("click", () =>
   api("POST", `/api/rooms/${code}/bots`, levelBody($("#bot-level").value), hostToken).catch((e) => {
     toast(e.message, "#lobby-error");
@@ -407,7 +409,7 @@ function renderLobby(state) {
           { class: "disc tiny", style: { "--c": seatColour(seat.seat) } },
           el("span", {}, initials(seat.name)),
         ),
-        ` ${seat.name}${seat.bot ? `${t("rec.table.seat_bot")} · ${t(`common.level.${seat.level || "normal"}`)}` : ""}${seat.connected ? "" : t("rec.table.seat_away")} `,
+        ` ${seat.name}${seat.bot ? `${t("rec.table.seat_bot")} · ${t(`common.level.${seat.level || DEFAULT_LEVEL}`)}` : ""}${seat.connected ? "" : t("rec.table.seat_away")} `,
         hostToken
           ? el(
               "button",
@@ -639,9 +641,9 @@ function renderBoards(state) {
 let levels = ["easy", "normal", "hard"];
 function offerLevels() {
   const choice = $("#bot-level");
-  const chosen = choice.value || "normal";
+  const chosen = choice.value || DEFAULT_LEVEL;
   choice.replaceChildren(...levels.map((l) => el("option", { value: l }, t(`common.level.${l}`))));
-  choice.value = levels.includes(chosen) ? chosen : "normal";
+  choice.value = levels.includes(chosen) ? chosen : DEFAULT_LEVEL;
 }
 offerLevels();
 api("GET", "/api/games")
@@ -668,12 +670,12 @@ function seatControls(state, seat) {
     levels.map((l) =>
       el(
         "option",
-        { value: l, selected: (seat.level || "normal") === l ? "" : null },
+        { value: l, selected: (seat.level || DEFAULT_LEVEL) === l ? "" : null },
         t(`common.level.${l}`),
       ),
     ),
   );
-  level.value = seat.level || "normal";
+  level.value = seat.level || DEFAULT_LEVEL;
   return el(
     "div",
     { class: "seat-controls" },
