@@ -88,8 +88,9 @@ def _past(state: DiscCoverState) -> _Past:
     history, setup = state.history, state.setup
     key = (id(history), id(setup))
     with _TABLES_LOCK:
+        # An entry holds its history and setup, so their identities are not reused meanwhile.
         kept = _PAST.pop(key, None)
-        if kept is not None and kept[0] is history and kept[1] is setup:
+        if kept is not None:
             _PAST[key] = kept  # now the most recently used
             return kept[2]
     past = _Past(
