@@ -4,19 +4,25 @@ nothing overlaps, and the sheets stay readable from a sofa.
 
 Each room is made over HTTP: Annabel's seat (played here over her socket) and bots in the
 others, played to the second week's draft, so that the sheets have marks and the log has lines;
-the game then waits for Annabel's pick while the host's table is measured.
+the game then waits for Annabel's pick while the host's table is measured. A second test shows
+every sheet's tour waiting on its cash restriction (a lock at the end of the tour's line), which a
+real game reaches only now and then.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, WebSocketRoute
 from websockets.sync.client import ClientConnection, connect
+
+from recordroom.games.records.edition import load_edition
 
 from .conftest import Server
 from .records_measure import small_text_and_icons
@@ -91,14 +97,22 @@ def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 
 
 def host_table(
-    browser: Browser, server: Server, code: str, host: str, size: tuple[int, int]
+    browser: Browser,
+    server: Server,
+    code: str,
+    host: str,
+    size: tuple[int, int],
+    route: Callable[[WebSocketRoute], None] | None = None,
 ) -> Page:
-    """The host's table screen of room ``code`` (its token in the page's storage), in play."""
+    """The host's table screen of room ``code`` (its token in the page's storage), in play; its
+    socket through ``route`` when one is given."""
     width, height = size
     context = browser.new_context(viewport={"width": width, "height": height})
     context.add_init_script(f"localStorage.setItem('recordroom.host.{code}', '{host}')")
     page = context.new_page()
     page.set_default_timeout(15_000)
+    if route is not None:
+        page.route_web_socket(re.compile(r"/ws/"), route)
     page.goto(f"{server.base}/records/table?room={code}")
     page.wait_for_selector("#play:not([hidden]) #table-legend .legend")
     page.wait_for_function("document.body.dataset.phase === 'pick'")
@@ -122,13 +136,7 @@ def test_the_table_in_play_fits_one_screen_readable_from_a_sofa(
     """Every seat's sheet, the chips, the goals, the log and the legend wholly in view, without a
     scroll either way and none over another; a seat's name and an area's points at least
     READABLE_PX (times 1.5 at 1920x1080) and nothing at all below SMALLEST_PX."""
-    room = server.call("POST", "/api/rooms", {"game": "records"})
-    code, host = str(room["code"]), str(room["host_token"])
-    ann = server.call("POST", f"/api/rooms/{code}/seats", {"name": "Annabel"})
-    for _ in range(players - 1):
-        server.call("POST", f"/api/rooms/{code}/bots", {}, host)
-    server.call("POST", f"/api/rooms/{code}/start", {}, host)
-    url = f"ws://127.0.0.1:{server.port}/ws/{code}?token={ann['token']}"
+    code, host, url = new_game(server, players)
     with connect(url, open_timeout=10, close_timeout=1) as link:
         state = play_to_week_two(link)
         marks = [
@@ -146,8 +154,63 @@ def test_the_table_in_play_fits_one_screen_readable_from_a_sofa(
             page.context.close()
 
 
+def new_game(server: Server, players: int) -> tuple[str, str, str]:
+    """A started room of Annabel and bots: its code, host token and the address of Annabel's
+    socket."""
+    room = server.call("POST", "/api/rooms", {"game": "records"})
+    code, host = str(room["code"]), str(room["host_token"])
+    ann = server.call("POST", f"/api/rooms/{code}/seats", {"name": "Annabel"})
+    for _ in range(players - 1):
+        server.call("POST", f"/api/rooms/{code}/bots", {}, host)
+    server.call("POST", f"/api/rooms/{code}/start", {}, host)
+    return code, host, f"ws://127.0.0.1:{server.port}/ws/{code}?token={ann['token']}"
+
+
+def before_the_locked_step(ws: WebSocketRoute) -> None:
+    """The table's socket, every sheet shown at the tour's first step under a cash restriction
+    with that restriction still on (so that each sheet's tour line ends in a lock)."""
+    upstream = ws.connect_to_server()
+
+    def to_page(message: str | bytes) -> None:
+        data = json.loads(message)
+        view = data.get("view") if isinstance(data, dict) else None
+        if data.get("type") == "state" and view:
+            edition = load_edition(view["edition"])
+            step = next(i for i, s in enumerate(edition.tour_steps) if s.restriction >= 0)
+            restriction = edition.restrictions[edition.tour_steps[step].restriction]
+            for board in view["boards"]:
+                board["tour"] = step
+                board["cash_lifted"] = [r for r in board["cash_lifted"] if r != restriction]
+        ws.send(json.dumps(data))
+
+    upstream.on_message(to_page)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["1280x720", "1920x1080"])
+def test_a_tour_waiting_on_its_cash_restriction_shows_a_lock_readable_from_a_sofa(
+    browser: Browser, server: Server, screenshots: Path | None, size: tuple[int, int]
+) -> None:
+    """When a sheet's next step on the tour is locked, its tour line ends in the lock, and the
+    lock's dollar is no smaller than anything else on the table may be (SMALLEST_PX, times 1.5 at
+    1920x1080), with the one screen still holding everything."""
+    code, host, url = new_game(server, 6)
+    with connect(url, open_timeout=10, close_timeout=1) as link:
+        play_to_week_two(link)
+        page = host_table(browser, server, code, host, size, before_the_locked_step)
+        try:
+            locks = page.locator("#table-boards .tb-area[data-area='tour'] .tb-next .legend-lock")
+            assert locks.count() == 6
+            if screenshots is not None:
+                name = f"records-table-fit-tour-locked-{size[0]}x{size[1]}.png"
+                page.screenshot(path=str(screenshots / name))
+            check_one_screen(page, size, 6)
+        finally:
+            page.context.close()
+
+
 def check_one_screen(page: Page, size: tuple[int, int], players: int) -> None:
-    """The checks of the test above, on the host's table."""
+    """The checks of the one-screen tests above, on the host's table."""
     layout = page.evaluate(LAYOUT)
     high, wide = layout["scrollHeight"], layout["scrollWidth"]
     assert high <= layout["height"] + 1, f"the page scrolls: {high} px high on {size}"
