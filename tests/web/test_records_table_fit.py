@@ -193,7 +193,8 @@ def test_a_tour_waiting_on_its_cash_restriction_shows_a_lock_readable_from_a_sof
 ) -> None:
     """When a sheet's next step on the tour is locked, its tour line ends in the lock, and the
     lock's dollar is no smaller than anything else on the table may be (SMALLEST_PX, times 1.5 at
-    1920x1080), with the one screen still holding everything."""
+    1920x1080, and 0.9 of the names and points however small the fit makes them), with the one
+    screen still holding everything."""
     code, host, url = new_game(server, 6)
     with connect(url, open_timeout=10, close_timeout=1) as link:
         play_to_week_two(link)
@@ -205,8 +206,23 @@ def test_a_tour_waiting_on_its_cash_restriction_shows_a_lock_readable_from_a_sof
                 name = f"records-table-fit-tour-locked-{size[0]}x{size[1]}.png"
                 page.screenshot(path=str(screenshots / name))
             check_one_screen(page, size, 6)
+            # Later in a game the fit may make the sheets smaller, down to names and points at
+            # READABLE_PX: the dollar must then still be at SMALLEST_PX, so at 0.9 of them now.
+            sizes = page.evaluate(SIZES)
+            print_size = min(sizes["names"] + sizes["points"])
+            dollars = page.evaluate(DOLLARS)
+            assert len(dollars) > 6 and min(dollars) >= 0.9 * print_size - 0.01, (
+                f"a lock's dollar at {min(dollars):.2f} px beside names and points at {print_size}"
+            )
         finally:
             page.context.close()
+
+
+# The rendered size, in px, of the dollar of every lock on the sheets.
+DOLLARS = """() => [...document.querySelectorAll("#table-boards .legend-lock text")].map((e) => {
+  const m = e.getScreenCTM();
+  return parseFloat(getComputedStyle(e).fontSize) * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
+})"""
 
 
 def check_one_screen(page: Page, size: tuple[int, int], players: int) -> None:
