@@ -119,7 +119,11 @@ function lock(x, y, lifted) {
       stroke: "#1d4d1a",
       "stroke-width": 2.2,
     }),
-    text(x, y - 0.5, "$", { "font-size": 16, "font-weight": 700, fill: lifted ? "#1d4d1a" : "#fff" }),
+    text(x, y - 0.5, "$", {
+      "font-size": 16,
+      "font-weight": 700,
+      fill: lifted ? "#1d4d1a" : "#fff",
+    }),
     lifted
       ? s("line", {
           x1: x - 13,
