@@ -505,7 +505,7 @@ function renderLobby(state) {
         el("span", { class: "disc", "aria-hidden": "true" }, el("span", {}, initials(seat.name))),
         el(
           "span",
-          { class: "seat-name" },
+          { class: "seat-name", title: seat.name },
           seat.name,
           seat.bot
             ? el("small", {}, ` · ${levelName(seat.level)}`)
