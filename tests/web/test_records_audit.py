@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, WebSocketRoute
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 from websockets.sync.client import connect
 
 from recordroom.games import load
@@ -240,7 +240,8 @@ def test_a_tap_where_the_card_cannot_go_says_why_and_changes_nothing(
 
 def test_new_phone_asks_first_and_back_keeps_the_phone(browser: Browser, server: Server) -> None:
     """ "New phone" on the table let a player's phone go at once, one mis-click away: it asks
-    first, and "No, keep this phone" keeps the phone playing."""
+    first, and "No, keep this phone" keeps the phone playing. Once the seat is given away, the
+    old phone says how to get back in, not "Join again?" (a started game refuses a join)."""
     table, ann, code = table_with_ann(browser, server)
     table.click('[data-new-phone="0"]')
     question = table.locator(".seat-confirm")
@@ -257,6 +258,10 @@ def test_new_phone_asks_first_and_back_keeps_the_phone(browser: Browser, server:
     table.click('[data-confirm-new-phone="0"]')
     table.wait_for_selector(".seat-link-card svg path")
     ann.wait_for_selector("#join-screen:not([hidden])")
+    error = ann.locator("#join-error")
+    expect(error).to_contain_text("ask the host to press “New phone” beside your name")
+    expect(error).not_to_contain_text("Join again")
+    expect(error).to_be_in_viewport(ratio=1)
     for page in (table, ann):
         page.context.close()
 

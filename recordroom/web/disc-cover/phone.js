@@ -63,14 +63,19 @@ const wished = () => link.wish?.action ?? null;
 
 // ---- joining -------------------------------------------------------------------------------
 
-function showJoin(message) {
+/**
+ * The join form, with `message` under it. `lostSeat`: this phone's seat was just taken from it
+ * (removed, or given to another phone); once the game has started that is said above the form,
+ * with how to get back in, in place of `message`'s "Join again?", which a started game refuses.
+ */
+function showJoin(message, lostSeat = false) {
   showJoinForm(code, message);
   (code ? $("#join-name") : $("#join-code")).focus();
-  if (code) explainIfStarted(code);
+  if (code) explainIfStarted(code, lostSeat);
 }
 
 /** A phone without its seat's token for a game that has started: how to get back in. */
-async function explainIfStarted(roomCode) {
+async function explainIfStarted(roomCode, lostSeat) {
   let info = null;
   try {
     info = await api("GET", `/api/rooms/${roomCode}`);
@@ -78,11 +83,20 @@ async function explainIfStarted(roomCode) {
     return;
   }
   if (roomCode !== code || !$("#seat-screen").hidden || info.status === "lobby") return;
-  $("#join-help").hidden = false;
-  $("#join-help").textContent =
+  const help = $("#join-help");
+  help.hidden = false;
+  help.textContent = [
+    lostSeat ? t("dc.phone.seat_lost_in_play") : "",
     info.status === "over"
       ? t("dc.phone.over_started", { code: roomCode })
-      : t("dc.phone.started", { code: roomCode });
+      : t("dc.phone.started", { code: roomCode }),
+  ]
+    .filter(Boolean)
+    .join(" ");
+  if (lostSeat) {
+    toast("", "#join-error");
+    help.scrollIntoView({ block: "center" });
+  }
 }
 
 bindJoinForm(
@@ -112,6 +126,7 @@ function closed(closeCode) {
         : closeCode === CLOSE.NOT_FOUND
           ? t("dc.phone.gone", { code })
           : t("dc.phone.turned_away"),
+    closeCode === CLOSE.KICKED || closeCode === CLOSE.BAD_TOKEN,
   );
 }
 

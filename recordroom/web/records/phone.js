@@ -3,6 +3,7 @@
 
 import {
   $,
+  api,
   CLOSE,
   el,
   initials,
@@ -14,6 +15,7 @@ import {
 import { t } from "/static/common/i18n.js";
 import {
   bindJoinForm,
+  joinError,
   keepSeatLink,
   pageCode,
   SeatLink,
@@ -66,7 +68,7 @@ const link = new SeatLink({
     (state.view.you.pending !== null && wish.action.card === state.view.you.pending),
   render: (state) => render(state),
   // The server let the seat go (the token policy already applied): the join form says why.
-  refused: (closeCode) =>
+  refused: (closeCode) => {
     showJoin(
       closeCode === CLOSE.KICKED
         ? t("rec.ph.taken_back")
@@ -75,7 +77,9 @@ const link = new SeatLink({
           : closeCode === CLOSE.BAD_TOKEN
             ? t("dc.phone.not_yours")
             : t("dc.phone.turned_away"),
-    ),
+    );
+    if (closeCode === CLOSE.KICKED || closeCode === CLOSE.BAD_TOKEN) sayHowBackIfStarted(code);
+  },
   moved: (newCode) => {
     code = newCode;
     $("#me-room").textContent = code;
@@ -88,6 +92,21 @@ const narrow = () => window.matchMedia("(max-width: 899px)").matches;
 
 function showJoin(message) {
   showJoinForm(code, message);
+}
+
+/**
+ * A seat taken from this phone (removed, or given to another phone) in a game that has started:
+ * "Join again?" would only be refused, so the line says how to get back in.
+ */
+async function sayHowBackIfStarted(roomCode) {
+  let info = null;
+  try {
+    info = await api("GET", `/api/rooms/${roomCode}`);
+  } catch {
+    return;
+  }
+  if (roomCode === code && $("#seat-screen").hidden && info.status !== "lobby")
+    joinError(t("rec.ph.taken_back_in_play"));
 }
 
 bindJoinForm(

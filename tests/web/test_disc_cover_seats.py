@@ -1,6 +1,7 @@
-"""Disc Cover's lobby on the table: eight players of long names fit the screen.
+"""Disc Cover's seats as the sofa meets them: eight players of long names fit the table's lobby,
+and a phone whose seat the table gave to another phone says so on its screen.
 
-In a module of its own, so that its eight joins have a server (and a join limit per address) to
+In a module of their own, so that their joins have a server (and a join limit per address) to
 themselves.
 """
 
@@ -54,3 +55,33 @@ def test_the_lobby_of_eight_long_names_fits_the_table(
     name = table.locator("#lobby-seats .seat-name").first
     assert name.evaluate("n => n.scrollWidth > n.clientWidth")  # cut, not spilling over
     expect(name).to_have_attribute("title", LONG_NAMES[0])  # whole on a hover
+
+
+def test_a_phone_whose_seat_went_to_another_phone_says_so_on_screen(
+    pages: Pages, server: Server, screenshots: Path | None
+) -> None:
+    """In play, the host gives Bea's seat to a new phone: her old phone, at 360x640, says at the
+    top of its screen that the table gave her seat away and how to get back in, and does not ask
+    "Join again?" of a game that has started. The new phone has the seat."""
+    code, host = new_room(server, "cooperative")
+    bea = server.call("POST", f"/api/rooms/{code}/seats", {"name": "Bea"})
+    for _ in range(2):
+        server.call("POST", f"/api/rooms/{code}/bots", {}, host)
+    server.call("POST", f"/api/rooms/{code}/start", {}, host)
+    old = pages.seat_phone(code, str(bea["token"]), "old phone")
+    expect(old.locator("#me-name")).to_have_text("Bea")
+    old.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # wherever she had scrolled
+
+    server.call("POST", f"/api/rooms/{code}/seats/0/bot", {}, host)
+    given = server.call("DELETE", f"/api/rooms/{code}/seats/0/bot", {"name": "Bea"}, host)
+
+    help_box = old.locator("#join-help")
+    expect(help_box).to_contain_text("The table gave your seat to another phone")
+    expect(help_box).to_contain_text("A new phone takes this seat")
+    fully_shown(old, "#join-help")
+    expect(old.locator("#join-screen")).not_to_contain_text("Join again")
+    if screenshots is not None:
+        old.screenshot(path=str(screenshots / "disc-cover-phone-seat-given-away.png"))
+
+    new = pages.seat_phone(code, str(given["token"]), "new phone")
+    expect(new.locator("#me-name")).to_have_text("Bea")
