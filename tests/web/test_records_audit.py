@@ -376,3 +376,28 @@ def test_the_fail_box_on_the_sheet_fails_the_card(browser: Browser, server: Serv
     while not phone.acts() and time.monotonic() < deadline:
         phone.page.wait_for_timeout(50)
     assert phone.acts() == [{"type": "act", "version": 10, "action": {"type": "fail"}}], phone.sent
+
+
+def test_a_cards_words_count_its_points_in_both_languages(browser: Browser, server: Server) -> None:
+    """A crew card's words on the phone say "1 pt" for one point and "N pts" for more (they said
+    "1 pts"); the Chinese has no plural and says "1 分"."""
+    said = {}
+    for lang in ("en", "zh-CN"):
+        page = browser.new_context(locale=lang, viewport=PHONE).new_page()  # type: ignore[arg-type]
+        page.goto(f"{server.base}/records")
+        said[lang] = page.evaluate(
+            """async () => {
+              const { cardWords, loadEdition } = await import("/static/records/words.js");
+              const ed = await loadEdition();
+              const ids = Object.keys(ed.cards)
+                .filter((c) => ed.cards[c].kind === "crew" && ed.cards[c].role !== "singer");
+              const one = ids.find((c) => ed.cards[c].points === 1);
+              const more = ids.find((c) => ed.cards[c].points > 1);
+              return [cardWords(ed, one).marks, cardWords(ed, more).marks];
+            }"""
+        )
+        page.context.close()
+    one, more = said["en"]
+    assert re.search(r"· 1 pt ·", one), one
+    assert re.search(r"· [2-9]\d* pts ·", more), more
+    assert "· 1 分 ·" in said["zh-CN"][0], said["zh-CN"]

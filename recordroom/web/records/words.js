@@ -85,8 +85,8 @@ export function cardWords(ed, id) {
   const role = ROLE_NAMES[card.role];
   const marks =
     card.role === "singer"
-      ? t("rec.card.singer_marks", { points: card.points })
-      : t("rec.card.crew_marks", { role: t(`rec.role_slot.${card.role}`), points: card.points });
+      ? t("rec.card.singer_marks", { count: card.points })
+      : t("rec.card.crew_marks", { role: t(`rec.role_slot.${card.role}`), count: card.points });
   return { title: t("rec.card.crew_title", { role }), marks };
 }
 
