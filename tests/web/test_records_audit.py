@@ -401,3 +401,28 @@ def test_a_cards_words_count_its_points_in_both_languages(browser: Browser, serv
     assert re.search(r"· 1 pt ·", one), one
     assert re.search(r"· [2-9]\d* pts ·", more), more
     assert "· 1 分 ·" in said["zh-CN"][0], said["zh-CN"]
+
+
+def test_the_phones_header_names_the_round_only_once_there_is_one(
+    browser: Browser, server: Server
+) -> None:
+    """In the lobby the phone's header is "Room ABCD" (it was "Room ABCD ·", a dot before
+    nothing); once the game has begun it is "Room ABCD · " and the round."""
+    room = server.call("POST", "/api/rooms", {"game": "records"})
+    code, host = str(room["code"]), str(room["host_token"])
+    ann = context(browser, PHONE).new_page()
+    join(ann, server, code, "Ann")
+    header = ann.locator("#me-where")
+    expect(header).to_have_text(f"Room {code}")
+    server.call("POST", f"/api/rooms/{code}/bots", {}, host)
+    server.call("POST", f"/api/rooms/{code}/start", {}, host)
+    ann.wait_for_function("document.body.dataset.phase === 'lead_singer'")
+    shown = ann.evaluate(
+        """() => {
+          const round = document.querySelector("#me-round");
+          const dot = getComputedStyle(round, "::before").content;
+          return [document.querySelector("#me-room").textContent, dot, round.textContent];
+        }"""
+    )
+    assert shown[0] == code and shown[1] == '" · "' and shown[2], shown
+    ann.context.close()
