@@ -1,5 +1,6 @@
 """Disc Cover's seats as the sofa meets them: eight players of long names fit the table's lobby,
-and a phone whose seat the table gave to another phone says so on its screen.
+a phone whose seat the table gave to another phone says so on its screen, and a vote a bot cast
+for a seat taken back is called the bot's.
 
 In a module of their own, so that their joins have a server (and a join limit per address) to
 themselves.
@@ -7,6 +8,8 @@ themselves.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from .conftest import Server
-from .test_disc_cover_sofa import LONG_NAMES, Pages, fully_shown, new_room
+from .test_disc_cover_sofa import LONG_NAMES, Pages, fully_shown, new_room, next_state, socket
 
 pytestmark = pytest.mark.browser
 
@@ -85,3 +88,37 @@ def test_a_phone_whose_seat_went_to_another_phone_says_so_on_screen(
 
     new = pages.seat_phone(code, str(given["token"]), "new phone")
     expect(new.locator("#me-name")).to_have_text("Bea")
+
+
+def test_a_vote_the_bot_cast_before_the_seat_was_taken_back_is_called_the_bots(
+    pages: Pages, server: Server
+) -> None:
+    """Bea's phone was away and the table let her bot vote; back, she takes her seat again while
+    the vote is still open (Cem has not voted). Her phone calls that vote the bot's, not
+    "Locked in", until she changes it; then it is hers."""
+    code, host = new_room(server, "cooperative")
+    bea = server.call("POST", f"/api/rooms/{code}/seats", {"name": "Bea"})
+    server.call("POST", f"/api/rooms/{code}/seats", {"name": "Cem"})  # never votes here
+    server.call("POST", f"/api/rooms/{code}/bots", {}, host)
+    server.call("POST", f"/api/rooms/{code}/start", {}, host)
+    with socket(server, code, host) as table:
+        turn = next_state(table, lambda state: state["listening"])["view"]["turn"]
+        table.send(json.dumps({"type": "playing", "turn": turn}))
+        next_state(table, lambda state: not state["listening"])
+        server.call("POST", f"/api/rooms/{code}/seats/0/bot", {}, host)
+        voted = next_state(table, lambda state: 0 in state["view"]["voted"])
+        assert voted["view"]["phase"] == "vote"
+
+        phone = pages.seat_phone(code, str(bea["token"]), "Bea")
+        expect(phone.locator("#take-back")).to_be_visible()
+        phone.locator("#take-back").tap()
+        locked = phone.locator("#locked")
+        expect(locked).to_contain_text(
+            re.compile(r"Your bot voted for Record \d while you were away")
+        )
+        expect(locked).not_to_contain_text("Locked in")
+        bots = int(re.findall(r"Record (\d)", locked.inner_text())[0])
+
+        mine = next(card for card in (1, 2, 3, 4) if card != bots)
+        phone.locator(f".pick[data-card='{mine}']").tap()
+        expect(locked).to_contain_text(f"Locked in: Record {mine}")

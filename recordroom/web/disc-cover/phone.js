@@ -37,6 +37,11 @@ let timed = null;
 let timeouts = [];
 // A round that moved on without this phone's choice this close to the timer's end was the bot's.
 const TIMEOUT_SLACK_MS = 5000;
+// A bot played this seat in the last state (the table let it, while the phone was away).
+let botPlayed = false;
+// The vote the bot cast for this seat before the player took the seat back, while that turn's
+// vote is still open: {turn, card}. Until the player changes it, it is called the bot's.
+let botsVote = null;
 const awake = keepAwake(() => last?.status === "playing");
 
 function phaseKey(view) {
@@ -54,6 +59,8 @@ const link = new SeatLink({
     code = newCode;
     timed = null;
     timeouts = [];
+    botPlayed = false;
+    botsVote = null;
     $("#me-room").textContent = code;
   },
 });
@@ -188,6 +195,7 @@ function render(state) {
   if (state.status === "over") return renderOver(state);
   $("#over-box").hidden = true;
   noteTimeout(state, me);
+  noteBotsVote(state, me);
   renderTimedOut(state);
   if (me.bot) return renderBotSeat(state, me);
   $("#take-back").hidden = true;
@@ -280,8 +288,39 @@ function timeoutLines(turn) {
     );
 }
 
-/** The first vote of turn `turn` was the bot's (the vote round timed out). */
-const botVoted = (turn) => timeouts.some((out) => out.turn === turn && out.phase === "vote");
+/**
+ * The seat taken back from its bot in the middle of a vote: the vote shown is the bot's, not one
+ * the player made (kept in `botsVote` while it stands).
+ */
+function noteBotsVote(state, me) {
+  const view = state.view;
+  if (me.bot) {
+    botPlayed = true;
+    botsVote = null;
+    return;
+  }
+  if (botPlayed && view.phase === "vote" && view.my_vote)
+    botsVote = { turn: view.turn, card: view.my_vote };
+  botPlayed = false;
+}
+
+/** The vote shown now is the one the bot cast before the player took the seat back. */
+const votedByBotBefore = (view) =>
+  botsVote !== null &&
+  botsVote.turn === view.turn &&
+  view.phase === "vote" &&
+  view.my_vote === botsVote.card;
+
+/**
+ * The first vote of a finished turn (`turn`, a `last_turn`) was the bot's: the vote round timed
+ * out, or the bot voted before the player took the seat back and the player kept its vote.
+ */
+const botVoted = (turn, seat) =>
+  timeouts.some((out) => out.turn === turn.turn && out.phase === "vote") ||
+  keptBotsVote(turn, seat);
+
+const keptBotsVote = (turn, seat) =>
+  botsVote?.turn === turn.turn && turn.votes[seat] === botsVote.card;
 
 /** The note of this turn's timeouts, while its rounds go on (the result says it after). */
 function renderTimedOut(state) {
@@ -356,8 +395,11 @@ function renderResult(state) {
       : t("dc.phone.no_point")
     : t("dc.phone.team_gain", { points: turn.points });
   // The timer gave a round of this turn to the bot: say so, never "You picked" for its vote.
-  const timedOut = timeoutLines(turn.turn).map((line) => el("p", { class: "result-mine" }, line));
-  const byBot = botVoted(turn.turn);
+  const timedOut = [
+    ...timeoutLines(turn.turn),
+    ...(keptBotsVote(turn, state.seat) ? [t("dc.phone.bot_voted_away", { card: mine })] : []),
+  ].map((line) => el("p", { class: "result-mine" }, line));
+  const byBot = botVoted(turn, state.seat);
   const mineLines = byBot
     ? [...timedOut, el("p", { class: "result-mine" }, t("dc.phone.gain_only", { gain }))]
     : [
@@ -513,7 +555,14 @@ function renderLocked(state) {
   } else if (view.my_vote) {
     box.className = "locked in";
     box.replaceChildren(
-      el("p", { class: "big" }, lockIcon(), t("dc.phone.locked", { card: view.my_vote })),
+      el(
+        "p",
+        { class: "big" },
+        lockIcon(),
+        votedByBotBefore(view)
+          ? t("dc.phone.locked_bot", { card: view.my_vote })
+          : t("dc.phone.locked", { card: view.my_vote }),
+      ),
       el("p", { class: "muted" }, `${t("dc.phone.change_mind")} ${waitText}`),
     );
   } else {
@@ -533,7 +582,7 @@ function lastTurn(state) {
   const turn = state.view.last_turn;
   if (!turn || state.view.phase !== "vote") return "";
   const mine = turn.votes[state.seat] === turn.card;
-  const pick = botVoted(turn.turn) ? t("dc.phone.pick_bot") : t("dc.phone.pick_mine");
+  const pick = botVoted(turn, state.seat) ? t("dc.phone.pick_bot") : t("dc.phone.pick_mine");
   const scored =
     state.view.variant === "competitive"
       ? turn.scorers.includes(state.seat)
