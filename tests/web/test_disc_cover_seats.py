@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, expect
@@ -122,3 +124,56 @@ def test_a_vote_the_bot_cast_before_the_seat_was_taken_back_is_called_the_bots(
         mine = next(card for card in (1, 2, 3, 4) if card != bots)
         phone.locator(f".pick[data-card='{mine}']").tap()
         expect(locked).to_contain_text(f"Locked in: Record {mine}")
+
+
+def play_to_the_end(server: Server, code: str, host: str, token: str) -> dict[str, Any]:
+    """Plays a started room to its end: the host's socket opens each turn, the seat of `token`
+    takes its first choice each time it has one, and bots play the rest. The last state."""
+    end = time.monotonic() + 90
+    with socket(server, code, host) as table, socket(server, code, token) as seat:
+        while time.monotonic() < end:
+            for link in (table, seat):
+                try:
+                    message = json.loads(link.recv(timeout=0.1))
+                except TimeoutError:
+                    continue
+                if message.get("type") != "state":
+                    continue
+                if message["status"] == "over":
+                    over: dict[str, Any] = message
+                    return over
+                if link is table and message["listening"]:
+                    table.send(json.dumps({"type": "playing", "turn": message["view"]["turn"]}))
+                elif link is seat and message["legal_actions"] and not message["listening"]:
+                    action = message["legal_actions"][0]
+                    act = {"type": "act", "version": message["version"], "action": action}
+                    seat.send(json.dumps(act))
+    raise AssertionError("the game did not end within 90 s")
+
+
+def test_the_phones_end_screen_shows_the_last_turns_result(
+    pages: Pages, server: Server, screenshots: Path | None
+) -> None:
+    """When the game ends the table is still revealing the last turn, and the phones go straight
+    to the end: Ann's phone shows that turn's result (the sleeve, her pick and what it gave) as
+    after every other turn, above the tier, with one "How to play" link (it had two)."""
+    code, host = new_room(server, "cooperative")
+    ann = server.call("POST", f"/api/rooms/{code}/seats", {"name": "Ann"})
+    for _ in range(2):
+        server.call("POST", f"/api/rooms/{code}/bots", {}, host)
+    server.call("POST", f"/api/rooms/{code}/start", {}, host)
+    last = play_to_the_end(server, code, host, str(ann["token"]))["view"]["last_turn"]
+
+    phone = pages.seat_phone(code, str(ann["token"]), "Ann")
+    expect(phone.locator("#over-box")).to_be_visible()
+    result = phone.locator("#result")
+    expect(result).to_be_visible()
+    title = f"Turn {last['turn']}: Record {last['card']} goes into the mosaic"
+    expect(result.locator(".result-title")).to_have_text(title)
+    mine = last["votes"][0]
+    expect(result).to_contain_text(
+        f"Your pick, Record {mine}" if mine == last["card"] else f"You picked Record {mine}"
+    )
+    expect(phone.get_by_role("link", name="How to play")).to_have_count(1)
+    if screenshots is not None:
+        phone.screenshot(path=str(screenshots / "disc-cover-phone-over-last-turn.png"))

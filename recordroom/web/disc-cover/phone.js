@@ -621,7 +621,11 @@ function renderPlayers(state) {
 function renderOver(state) {
   const view = state.view;
   const result = state.result || view.result;
-  $("#result").hidden = true;
+  // The last turn's result, as after every other turn: the table is still revealing it when the
+  // phones learn the game is over. Not for a seat a bot plays: its picks are not the player's.
+  if (state.seats[state.seat]?.bot) $("#result").hidden = true;
+  else renderResult(state);
+  $("#phase-help").href = "/how-to-play/disc-cover#end";
   $("#timer").hidden = true;
   $("#timed-out").hidden = true;
   $("#take-back").hidden = true;
@@ -671,18 +675,7 @@ function renderOver(state) {
       el("p", { class: "muted explain" }, t("dc.over.explain.coop")),
     );
   }
-  box.append(
-    el("p", { class: "muted" }, t("dc.phone.look_table")),
-    el(
-      "p",
-      {},
-      el(
-        "a",
-        { class: "rules-link", href: "/how-to-play/disc-cover#end", target: "_blank" },
-        t("common.how_to_play"),
-      ),
-    ),
-  );
+  box.append(el("p", { class: "muted" }, t("dc.phone.look_table")));
 }
 
 $("#take-back").addEventListener("click", () => {
