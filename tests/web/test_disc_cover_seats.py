@@ -38,7 +38,8 @@ def test_the_lobby_of_eight_long_names_fits_the_table(
 ) -> None:
     """Eight 24-character names in the lobby, at 1280x720 and 1920x1080: the page does not
     scroll sideways, every seat and the first Leader's choice are wholly on screen, and a name
-    too long for its place is cut with an ellipsis rather than widening the lobby."""
+    too long for its place is cut with an ellipsis rather than widening the lobby. The join
+    address wraps after a "/", never inside the room's code."""
     code, host = new_room(server, "competitive")
     for name in LONG_NAMES:
         server.call("POST", f"/api/rooms/{code}/seats", {"name": name})
@@ -60,6 +61,33 @@ def test_the_lobby_of_eight_long_names_fits_the_table(
     name = table.locator("#lobby-seats .seat-name").first
     assert name.evaluate("n => n.scrollWidth > n.clientWidth")  # cut, not spilling over
     expect(name).to_have_attribute("title", LONG_NAMES[0])  # whole on a hover
+    # However narrow its place (a longer address, a bigger font), the join address never wraps
+    # inside the room's code.
+    split = table.evaluate(CODE_SPLIT_AT_WIDTHS, code)
+    assert not split, f"the room's code wraps at widths of {split} ch"
+
+
+# The widths (in ch, 6 to 30) at which the join address, made that narrow, wraps inside its last
+# four characters (the room's code).
+CODE_SPLIT_AT_WIDTHS = """(code) => {
+  const node = document.querySelector("#join-url");
+  const texts = [];
+  const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) texts.push(n);
+  const last = texts[texts.length - 1];
+  if (!last.textContent.endsWith(code)) return ["no code at the end"];
+  const split = [];
+  for (let width = 6; width <= 30; width++) {
+    node.style.width = `${width}ch`;
+    const range = document.createRange();
+    range.setStart(last, last.textContent.length - code.length);
+    range.setEnd(last, last.textContent.length);
+    const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+    if (lines.size > 1) split.push(width);
+  }
+  node.style.width = "";
+  return split;
+}"""
 
 
 def test_a_phone_whose_seat_went_to_another_phone_says_so_on_screen(

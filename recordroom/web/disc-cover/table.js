@@ -477,11 +477,21 @@ function render(state) {
 
 // ---- lobby ---------------------------------------------------------------------------------
 
+/**
+ * An address as the table writes it (without its scheme), able to wrap after each "/" and before
+ * its query: a wrapped address keeps the room's code whole (it wrapped anywhere, "…/join/GUF" then
+ * "Q"). A part longer than the line (a seat link's token) still wraps within itself.
+ */
+function showAddress(node, url) {
+  const parts = url.replace(/^https?:\/\//, "").split(/(?<=\/)|(?=\?)/);
+  node.replaceChildren(...parts.flatMap((part, i) => (i ? [el("wbr"), part] : [part])));
+}
+
 function renderLobby(state) {
   const info = roomInfo;
   $("#lobby-code").textContent = code;
   const url = info?.join_url || `${location.origin}/join/${code}`;
-  $("#join-url").textContent = url.replace(/^https?:\/\//, "");
+  showAddress($("#join-url"), url);
   const qr = $("#qr");
   if (qr.dataset.code !== code) {
     qr.dataset.code = code;
@@ -1242,7 +1252,7 @@ $("#seat-menu form").addEventListener("submit", async (event) => {
 function showSeatLink(token) {
   const base = (roomInfo?.join_url || `${location.origin}/join/${code}`).replace(/\/join\/.*$/, "");
   const url = `${base}/join/${code}?seat_token=${encodeURIComponent(token)}`;
-  $("#menu-url").textContent = url.replace(/^https?:\/\//, "");
+  showAddress($("#menu-url"), url);
   $("#menu-url").dataset.url = url;
   // Drawn here: the token never goes to the server inside a picture's address.
   $("#menu-qr").innerHTML = qrSvg(url);
