@@ -94,8 +94,8 @@ def test_a_phone_whose_seat_went_to_another_phone_says_so_on_screen(
     pages: Pages, server: Server, screenshots: Path | None
 ) -> None:
     """In play, the host gives Bea's seat to a new phone: her old phone, at 360x640, says at the
-    top of its screen that the table gave her seat away and how to get back in, and does not ask
-    "Join again?" of a game that has started. The new phone has the seat."""
+    top of its screen (and under the form) that the table gave her seat away, and how to get back
+    in, and does not ask "Join again?" of a game that has started. The new phone has the seat."""
     code, host = new_room(server, "cooperative")
     bea = server.call("POST", f"/api/rooms/{code}/seats", {"name": "Bea"})
     for _ in range(2):
@@ -109,9 +109,10 @@ def test_a_phone_whose_seat_went_to_another_phone_says_so_on_screen(
     given = server.call("DELETE", f"/api/rooms/{code}/seats/0/bot", {"name": "Bea"}, host)
 
     help_box = old.locator("#join-help")
-    expect(help_box).to_contain_text("The table gave your seat to another phone")
+    expect(help_box).to_contain_text("The table removed your seat, or gave it to another phone.")
     expect(help_box).to_contain_text("A new phone takes this seat")
     fully_shown(old, "#join-help")
+    expect(old.locator("#join-error")).to_contain_text("removed your seat")
     expect(old.locator("#join-screen")).not_to_contain_text("Join again")
     if screenshots is not None:
         old.screenshot(path=str(screenshots / "disc-cover-phone-seat-given-away.png"))

@@ -71,18 +71,18 @@ const wished = () => link.wish?.action ?? null;
 // ---- joining -------------------------------------------------------------------------------
 
 /**
- * The join form, with `message` under it. `lostSeat`: this phone's seat was just taken from it
- * (removed, or given to another phone); once the game has started that is said above the form,
- * with how to get back in, in place of `message`'s "Join again?", which a started game refuses.
+ * The join form, with `message` under it. `inPlay`: what to say instead if the game has started
+ * (the seat was just taken from this phone: "Join again?" would only be refused); it is said
+ * above the form too, with how to get back in.
  */
-function showJoin(message, lostSeat = false) {
+function showJoin(message, inPlay = null) {
   showJoinForm(code, message);
   (code ? $("#join-name") : $("#join-code")).focus();
-  if (code) explainIfStarted(code, lostSeat);
+  if (code) explainIfStarted(code, inPlay);
 }
 
 /** A phone without its seat's token for a game that has started: how to get back in. */
-async function explainIfStarted(roomCode, lostSeat) {
+async function explainIfStarted(roomCode, inPlay) {
   let info = null;
   try {
     info = await api("GET", `/api/rooms/${roomCode}`);
@@ -93,15 +93,15 @@ async function explainIfStarted(roomCode, lostSeat) {
   const help = $("#join-help");
   help.hidden = false;
   help.textContent = [
-    lostSeat ? t("dc.phone.seat_lost_in_play") : "",
+    inPlay,
     info.status === "over"
       ? t("dc.phone.over_started", { code: roomCode })
       : t("dc.phone.started", { code: roomCode }),
   ]
     .filter(Boolean)
     .join(" ");
-  if (lostSeat) {
-    toast("", "#join-error");
+  if (inPlay) {
+    toast(inPlay, "#join-error");
     help.scrollIntoView({ block: "center" });
   }
 }
@@ -133,7 +133,11 @@ function closed(closeCode) {
         : closeCode === CLOSE.NOT_FOUND
           ? t("dc.phone.gone", { code })
           : t("dc.phone.turned_away"),
-    closeCode === CLOSE.KICKED || closeCode === CLOSE.BAD_TOKEN,
+    closeCode === CLOSE.KICKED
+      ? t("dc.phone.removed_in_play")
+      : closeCode === CLOSE.BAD_TOKEN
+        ? t("dc.phone.not_yours_in_play")
+        : null,
   );
 }
 

@@ -483,7 +483,11 @@ function render(state) {
  * "Q"). A part longer than the line (a seat link's token) still wraps within itself.
  */
 function showAddress(node, url) {
-  const parts = url.replace(/^https?:\/\//, "").split(/(?<=\/)|(?=\?)/);
+  const parts = url
+    .replace(/^https?:\/\//, "")
+    .replace(/\//g, "/\n")
+    .replace(/\?/g, "\n?")
+    .split("\n");
   node.replaceChildren(...parts.flatMap((part, i) => (i ? [el("wbr"), part] : [part])));
 }
 
