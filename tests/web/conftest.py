@@ -2,7 +2,9 @@
 
 The server runs as a subprocess on a free port of 127.0.0.1 with a temporary data folder and bots
 that move at once; it is stopped by its pid. Chromium is the one the system package installs
-(``make system-deps``); Playwright never downloads a browser here.
+(``make system-deps``); Playwright never downloads a browser here. ``pages`` opens a test's
+browser contexts (a phone at 360x640 with a seat's token, say) and fails the test on any error a
+page raises.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 CHROMIUM = os.environ.get("RECORDROOM_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -135,3 +137,40 @@ def screenshots() -> Path | None:
     path = Path(folder)
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+class Pages:
+    """Browser contexts for one test, and every page error they raise."""
+
+    def __init__(self, browser: Browser, server: Server) -> None:
+        self.browser = browser
+        self.base = server.base
+        self.contexts: list[BrowserContext] = []
+        self.errors: list[str] = []
+
+    def open(self, viewport: dict[str, int], label: str) -> Page:
+        touch = viewport["width"] < 500
+        context = self.browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.on("pageerror", lambda error: self.errors.append(f"{label}: {error}"))
+        return page
+
+    def seat_phone(self, code: str, token: str, label: str) -> Page:
+        """A phone that holds the seat `token` of room `code` (as after joining)."""
+        phone = self.open({"width": 360, "height": 640}, label)
+        phone.goto(f"{self.base}/join")
+        phone.evaluate("([c, t]) => localStorage.setItem(`recordroom.seat.${c}`, t)", [code, token])
+        phone.goto(f"{self.base}/join/{code}")
+        return phone
+
+
+@pytest.fixture
+def pages(browser: Browser, server: Server) -> Iterator[Pages]:
+    """The test's browser contexts, closed after it; the test fails on any page error."""
+    opened = Pages(browser, server)
+    yield opened
+    for context in opened.contexts:
+        context.close()
+    assert not opened.errors, opened.errors

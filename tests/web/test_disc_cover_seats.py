@@ -11,26 +11,16 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import expect
 
-from .conftest import Server
-from .test_disc_cover_sofa import LONG_NAMES, Pages, fully_shown, new_room, next_state, socket
+from .conftest import Pages, Server
+from .test_disc_cover_sofa import LONG_NAMES, fully_shown, new_room, next_state, socket
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def pages(browser: Browser, server: Server) -> Iterator[Pages]:
-    opened = Pages(browser, server)
-    yield opened
-    for context in opened.contexts:
-        context.close()
-    assert not opened.errors, opened.errors
 
 
 def test_the_lobby_of_eight_long_names_fits_the_table(

@@ -15,14 +15,14 @@ import re
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 from websockets.sync.client import ClientConnection, connect
 
-from .conftest import Server
+from .conftest import Pages, Server
 
 pytestmark = pytest.mark.browser
 
@@ -63,42 +63,6 @@ def open_turns(server: Server, code: str, host: str, until: Callable[[State], bo
                 return
             if state["listening"]:
                 link.send(json.dumps({"type": "playing", "turn": state["view"]["turn"]}))
-
-
-class Pages:
-    """Browser contexts for one test, and every page error they raise."""
-
-    def __init__(self, browser: Browser, server: Server) -> None:
-        self.browser = browser
-        self.base = server.base
-        self.contexts: list[BrowserContext] = []
-        self.errors: list[str] = []
-
-    def open(self, viewport: dict[str, int], label: str) -> Page:
-        touch = viewport["width"] < 500
-        context = self.browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch)
-        self.contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        page.on("pageerror", lambda error: self.errors.append(f"{label}: {error}"))
-        return page
-
-    def seat_phone(self, code: str, token: str, label: str) -> Page:
-        """A phone that holds the seat `token` of room `code` (as after joining)."""
-        phone = self.open(PHONE, label)
-        phone.goto(f"{self.base}/join")
-        phone.evaluate("([c, t]) => localStorage.setItem(`recordroom.seat.${c}`, t)", [code, token])
-        phone.goto(f"{self.base}/join/{code}")
-        return phone
-
-
-@pytest.fixture
-def pages(browser: Browser, server: Server) -> Iterator[Pages]:
-    opened = Pages(browser, server)
-    yield opened
-    for context in opened.contexts:
-        context.close()
-    assert not opened.errors, opened.errors
 
 
 def fully_shown(page: Page, selector: str) -> None:
