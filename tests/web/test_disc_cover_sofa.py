@@ -156,8 +156,9 @@ def tap_take_a_seat(phone: Page, name: str) -> None:
 def test_a_refused_join_says_why_on_a_small_phones_screen(pages: Pages, server: Server) -> None:
     """A wrong code, a full room and a game that has started: each refusal is on the 360x640
     screen after the tap, next to the button."""
-    with pytest.raises(urllib.error.HTTPError):
+    with pytest.raises(urllib.error.HTTPError) as missing:
         server.call("GET", "/api/rooms/QQQQ")
+    missing.value.close()  # its socket, else closed by whichever later test collects it
     phone = pages.open(PHONE, "phone")
     phone.goto(f"{server.base}/join/QQQQ")
     tap_take_a_seat(phone, "Ann")

@@ -259,6 +259,7 @@ def test_a_code_no_room_holds_says_so_and_table_alone_is_the_setup(
 ) -> None:
     with pytest.raises(urllib.error.HTTPError) as refused:
         server.call("GET", "/api/rooms/ZZZZ")
+    refused.value.close()  # its socket, else closed by whichever later test collects it
     assert refused.value.code == 404
     page = screens.spectator("ZZZZ")
     expect(page.locator("#missing")).to_be_visible()
