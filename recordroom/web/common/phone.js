@@ -34,6 +34,18 @@ export function keepSeatLink(code) {
 export { toast }; // the phone's error line is the page's `#error`
 
 /**
+ * The status of room `code` ("lobby", "playing", "over"), for a join form that says how to get
+ * back into a game that has started; null when it cannot be had (no such room, offline).
+ */
+export async function roomStatus(code) {
+  try {
+    return (await api("GET", `/api/rooms/${code}`)).status;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Says why the join form cannot go on, in its error line under the button, and brings that line
  * on screen: on a small phone it can sit below the fold, and a tap that changes nothing visible
  * looks like a tap that did nothing.

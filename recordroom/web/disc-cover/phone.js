@@ -7,13 +7,13 @@ import {
   bindJoinForm,
   keepSeatLink,
   pageCode,
+  roomStatus,
   SeatLink,
   showJoinForm,
   toast,
 } from "/static/common/phone.js";
 import {
   $,
-  api,
   deadline,
   el,
   initials,
@@ -83,18 +83,14 @@ function showJoin(message, inPlay = null) {
 
 /** A phone without its seat's token for a game that has started: how to get back in. */
 async function explainIfStarted(roomCode, inPlay) {
-  let info = null;
-  try {
-    info = await api("GET", `/api/rooms/${roomCode}`);
-  } catch {
+  const status = await roomStatus(roomCode);
+  if (status === null || status === "lobby" || roomCode !== code || !$("#seat-screen").hidden)
     return;
-  }
-  if (roomCode !== code || !$("#seat-screen").hidden || info.status === "lobby") return;
   const help = $("#join-help");
   help.hidden = false;
   help.textContent = [
     inPlay,
-    info.status === "over"
+    status === "over"
       ? t("dc.phone.over_started", { code: roomCode })
       : t("dc.phone.started", { code: roomCode }),
   ]

@@ -3,7 +3,6 @@
 
 import {
   $,
-  api,
   CLOSE,
   el,
   initials,
@@ -18,6 +17,7 @@ import {
   joinError,
   keepSeatLink,
   pageCode,
+  roomStatus,
   SeatLink,
   showJoinForm,
   toast,
@@ -99,13 +99,8 @@ function showJoin(message) {
  * "Join again?" would only be refused, so the line says how to get back in.
  */
 async function sayHowBackIfStarted(roomCode) {
-  let info = null;
-  try {
-    info = await api("GET", `/api/rooms/${roomCode}`);
-  } catch {
-    return;
-  }
-  if (roomCode === code && $("#seat-screen").hidden && info.status !== "lobby")
+  const status = await roomStatus(roomCode);
+  if (status !== null && status !== "lobby" && roomCode === code && $("#seat-screen").hidden)
     joinError(t("rec.ph.taken_back_in_play"));
 }
 
