@@ -292,10 +292,11 @@ def weekend_moments() -> list[Any]:
 
 
 class ServedPhone:
-    """Seat 0's phone at 360x640, its socket served by the test: :meth:`show` hands it a state
-    of a real game (as seat 0 sees it); what it sends is kept in ``sent``."""
+    """Seat 0's phone at 360x640 (in ``lang``, when given), its socket served by the test:
+    :meth:`show` hands it a state of a real game (as seat 0 sees it); what it sends is kept in
+    ``sent``."""
 
-    def __init__(self, browser: Browser, server: Server) -> None:
+    def __init__(self, browser: Browser, server: Server, lang: str | None = None) -> None:
         code = server.call("POST", "/api/rooms", {"game": "records"})["code"]
         token = server.call("POST", f"/api/rooms/{code}/seats", {"name": "Ann"})["token"]
         url = f"ws://127.0.0.1:{server.port}/ws/{code}?token={token}"
@@ -308,7 +309,7 @@ class ServedPhone:
         self.page.route_web_socket(re.compile(r"/ws/"), self._serve)
         self.page.goto(f"{server.base}/join")
         self.page.evaluate("(c) => localStorage.setItem(`recordroom.seat.${c}`, 'any')", code)
-        self.page.goto(f"{server.base}/join/{code}")
+        self.page.goto(f"{server.base}/join/{code}" + (f"?lang={lang}" if lang else ""))
 
     def _serve(self, route: WebSocketRoute) -> None:
         self.served.append(route)
@@ -426,3 +427,51 @@ def test_the_phones_header_names_the_round_only_once_there_is_one(
     )
     assert shown[0] == code and shown[1] == '" · "' and shown[2], shown
     ann.context.close()
+
+
+def bonus_moments(kinds: tuple[str, ...]) -> dict[str, Any]:
+    """States of real 2-player Records games (random play) in which seat 0 places a bonus earned
+    by a place of each of ``kinds`` ("single" for "single:2"), by kind."""
+    game = load("records")
+    found: dict[str, Any] = {}
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = game.new_state(2, seed)
+        while state.phase != "over" and len(found) < len(kinds):
+            if state.phase == "mark" and 0 in state.active:
+                you = game.view(state, 0)["you"]
+                kind = (you["queue_causes"] or [""])[0].split(":")[0]
+                if you["queue"] and kind in kinds and you["played"] is None:
+                    found.setdefault(kind, state)
+            seat = min(state.active)
+            state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        if len(found) == len(kinds):
+            return found
+    raise AssertionError(f"no seed gave bonuses earned by {kinds}: {sorted(found)}")
+
+
+def test_chinese_sets_a_number_apart_from_the_words_after_it(
+    browser: Browser, server: Server
+) -> None:
+    """In Chinese a bonus earned by a single said "由单曲 2获得。": a place put into a message that
+    ends in a number is set apart from the Chinese after it ("由单曲 2 获得。"), and one that ends
+    in Chinese is not ("由巡演第 5 步获得。"); the same for a cash restriction's place, which had a
+    space after "解除" too. The phone's socket is served by the test with real games' states."""
+    phone = ServedPhone(browser, server, lang="zh-CN")
+    moments = bonus_moments(("single", "tour"))
+    for number, kind in enumerate(("single", "tour"), start=10):
+        moment = moments[kind]
+        phone.show(moment, number)
+        cause = phone.game.view(moment, 0)["you"]["queue_causes"][0]
+        step = cause.split(":")[1]
+        hint = phone.page.inner_text("#phase-hint")
+        want = f"由单曲 {step} 获得。" if kind == "single" else f"由巡演第 {step} 步获得。"
+        assert hint.startswith(want), (cause, hint)
+    cash = phone.page.evaluate(
+        """async () => {
+          const { placeWords } = await import("/static/records/log.js");
+          const { loadEdition } = await import("/static/records/words.js");
+          return placeWords(await loadEdition(), "cash:crew 4");
+        }"""
+    )
+    assert cash == "解除乐团成员 4 的资金限制", cash

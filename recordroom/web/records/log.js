@@ -4,7 +4,7 @@
 
 import { el } from "/static/common/client.js";
 import { has, t } from "/static/common/i18n.js";
-import { bonusWords, cardWords, colourName, goalName, ROLE_NAMES } from "./words.js";
+import { bonusWords, cardWords, colourName, goalName, inset, ROLE_NAMES, spaced } from "./words.js";
 
 const trigger = (name) => (has(`rec.log.trigger.${name}`) ? t(`rec.log.trigger.${name}`) : name);
 /** An agenda line of the edition ("row 2", "diagonal") in words. */
@@ -48,7 +48,7 @@ export function placeWords(ed, label) {
     case "multiplier":
       return t("rec.log.multiplier", { n });
     case "cash":
-      return t("rec.log.cash", { place: restrictionName(a) });
+      return spaced(t("rec.log.cash", { place: inset(restrictionName(a)) }));
     case "fail":
       return t("rec.log.fail_box", { n });
     case "goal":

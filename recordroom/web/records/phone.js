@@ -34,10 +34,12 @@ import {
   colourName,
   colourOf,
   goalName,
+  inset,
   loadEdition,
   names,
   ROLE_NAMES,
   soloEdition,
+  spaced,
   splitBonus,
 } from "./words.js";
 
@@ -177,7 +179,8 @@ function keyLabel(key) {
       n: (i % ed.harmonies.columns) + 1,
     });
   }
-  if (kind === "cash") return t("rec.ph.t.cash", { place: restrictionName(ed.restrictions[i]) });
+  if (kind === "cash")
+    return spaced(t("rec.ph.t.cash", { place: inset(restrictionName(ed.restrictions[i])) }));
   if (kind === "fail") return t("rec.ph.fail_the_card");
   return key;
 }
@@ -553,7 +556,9 @@ function renderStatus(state) {
       title = t("rec.ph.bonus.title", { bonus: bonusWords(you.queue[0]) });
       const cause = you.queue_causes?.[0];
       hint = t("rec.ph.bonus.hint", {
-        earned: cause ? t("rec.ph.bonus.earned", { place: placeWords(ed, cause) }) : "",
+        earned: cause
+          ? spaced(t("rec.ph.bonus.earned", { place: inset(placeWords(ed, cause)) }))
+          : "",
       });
     } else if (you.to_act) {
       title = t("rec.ph.marks_in");

@@ -309,6 +309,7 @@ function fitTable(force = false) {
   const boards = $("#table-boards");
   const on = !play.hidden && LANDSCAPE.matches && document.body.dataset.phase !== "over";
   play.classList.toggle("fit", on);
+  fitWaiting(on); // whom the table waits for, in the words that fit the chips' line
   if (!on) {
     for (const name of ["--board-font", "--cols"]) boards.style.removeProperty(name);
     $(".table-side").style.removeProperty("--side-font");
@@ -475,22 +476,10 @@ function renderRound(state) {
   }
   bits.push(el("span", { class: "chip" }, t("rec.table.deck", { count: view.deck })));
   bits.push(el("span", { class: "chip phase-chip" }, PHASES[view.phase] || view.phase));
-  if (waiting.length)
-    bits.push(
-      el(
-        "span",
-        { class: "chip waiting-chip" },
-        t("rec.table.still_choosing", { names: names(waiting) }),
-      ),
-    );
+  waitingChips = [];
+  if (waiting.length) bits.push(waitingChip("waiting-chip", "rec.table.still_choosing", waiting));
   if (marking.length)
-    bits.push(
-      el(
-        "span",
-        { class: "chip waiting-chip marking-chip" },
-        t("rec.table.still_marking", { names: names(marking) }),
-      ),
-    );
+    bits.push(waitingChip("waiting-chip marking-chip", "rec.table.still_marking", marking));
   if (state.timer)
     bits.push(
       el(
@@ -502,6 +491,98 @@ function renderRound(state) {
   if (view.ending && view.phase !== "over")
     bits.push(el("span", { class: "chip ending-chip" }, t("rec.table.last_week")));
   $("#round-info").replaceChildren(...bits);
+}
+
+// ---- who the table waits for, every name whole
+// On one screen the chips keep to one line (records.css), so a waiting chip says what fits its
+// room, the first of: everyone it waits for by name, its print down to 0.75 of the table's size (a
+// sheet's names are never smaller), on one line or on two where the head is tall enough for them
+// (the head keeps its height, so the sheets keep theirs); the first names that fit and how many
+// others ("Still marking: Ann, Bo and 3 others"); how many ("Still marking: 5 players"). A name is
+// never cut: each sheet says "choosing…" or "marking…" too, and the chip's tooltip has every name.
+const CHIP_SIZES = [0.9, 0.85, 0.8, 0.75]; // rem: the chips' own size (records.css), then smaller
+let waitingChips = []; // [{chip, key, list}]: the waiting chips on screen and whom they name
+
+// A name in the chip's words is marked with these private-use characters (which no message has),
+// then drawn as one unbreakable piece: two lines break between names, never inside one.
+const NAMED = /(\uE002[^\uE003]*\uE003)/;
+
+function waitingChip(className, key, list) {
+  const chip = el("span", { class: `chip ${className}` });
+  showWords(chip, waitingWords(key, list, list.length));
+  waitingChips.push({ chip, key, list });
+  return chip;
+}
+
+/** The chip's words naming the first `shown` of `list` (all, some and how many others, or none
+ * and how many), each name marked. */
+function waitingWords(key, list, shown) {
+  const marked = list.map((name) => `\uE002${name}\uE003`);
+  const others = list.length - shown;
+  let who = names(marked);
+  if (shown === 0) who = t("rec.table.players", { count: list.length });
+  else if (others > 0) {
+    const first = marked.slice(0, shown).join(t("common.list_sep"));
+    who = t("rec.table.and_others", { first, count: others });
+  }
+  return t(key, { names: who });
+}
+
+/** Puts `words` into `chip`, each marked name in a piece of its own. */
+function showWords(chip, words) {
+  chip.replaceChildren(
+    ...words
+      .split(NAMED)
+      .filter(Boolean)
+      .map((part) =>
+        NAMED.test(part) ? el("span", { class: "chip-name" }, part.slice(1, -1)) : part,
+      ),
+  );
+}
+
+/** Each waiting chip in the words and size that fit its room on one screen (`fit`), or naming
+ * everyone in the chips' own size (the chips wrap). */
+function fitWaiting(fit) {
+  const head = $(".table-head");
+  for (const { chip, key, list } of waitingChips) {
+    chip.style.removeProperty("font-size");
+    chip.classList.remove("two-lines");
+    chip.removeAttribute("title");
+    showWords(chip, waitingWords(key, list, list.length));
+    if (!fit) continue;
+    const everyone = chip.textContent;
+    const height = head.getBoundingClientRect().height; // with the chip on one line
+    const fits = () =>
+      chip.scrollWidth <= chip.clientWidth &&
+      chip.scrollHeight <= chip.clientHeight &&
+      head.getBoundingClientRect().height <= height + 0.5;
+    for (let shown = list.length; shown >= 0; shown -= 1) {
+      showWords(chip, waitingWords(key, list, shown));
+      if (fitsChip(chip, fits, 1) || fitsChip(chip, fits, 2)) break;
+    }
+    if (chip.textContent !== everyone) chip.title = everyone;
+  }
+}
+
+/** Whether `chip` holds its words whole on `lines` lines at one of CHIP_SIZES (left at the largest
+ * that does; else on one line at the smallest). */
+function fitsChip(chip, fits, lines) {
+  const [largest] = CHIP_SIZES;
+  chip.classList.remove("two-lines");
+  chip.style.fontSize = `${largest}rem`;
+  // The words' width goes with the size, the chip's room and padding do not: a size at which they
+  // are too wide for the lines is not tried (each try lays the page out again).
+  const pad = 2 * parseFloat(getComputedStyle(chip).paddingLeft);
+  const [wide, room] = [chip.scrollWidth - pad, chip.clientWidth - pad];
+  chip.classList.toggle("two-lines", lines === 2);
+  for (const size of CHIP_SIZES) {
+    if ((wide * size) / largest > room * lines * 1.02) continue;
+    chip.style.fontSize = `${size}rem`;
+    if (fits()) return true;
+  }
+  chip.classList.remove("two-lines");
+  chip.style.fontSize = `${CHIP_SIZES.at(-1)}rem`;
+  return false;
 }
 
 function renderGoals(state) {

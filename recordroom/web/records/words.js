@@ -118,3 +118,26 @@ export const AREA_NAMES = Object.fromEntries(
 export const SCORING = ["goals", "release", "crew", "tour", "harmonies", "fail"];
 
 export const names = (list) => andList(list);
+
+// Chinese sets a number apart from the characters beside it with a space ("巡演第 3 步"), as the
+// catalogue does around the numbers of its messages. Words put into a message may end in a number
+// of their own ("单曲 2" in "由{place}获得。"): marked with inset() before t() fills them in, they
+// get that space from spaced() where Chinese comes right after them (or right before a number they
+// begin with): "由单曲 2 获得。", and "由巡演第 3 步获得。" as it was. Other languages keep their
+// text as it is.
+const [OPEN, CLOSE] = ["\uE000", "\uE001"]; // private-use characters, which no message has
+const INSET = /\uE000([^\uE000\uE001]*)\uE001/g;
+const HAN = /\p{Script=Han}/u;
+
+/** `words` marked as a part of a message, for spaced(). */
+export const inset = (words) => `${OPEN}${words}${CLOSE}`;
+
+/** A message filled with inset() words, those marks taken out and a space put between a number at
+ * an inset's edge and the Chinese beside it. */
+export function spaced(text) {
+  return String(text).replace(INSET, (whole, words, at, all) => {
+    const before = HAN.test(all[at - 1] || "") && /^\d/.test(words) ? " " : "";
+    const after = HAN.test(all[at + whole.length] || "") && /\d$/.test(words) ? " " : "";
+    return `${before}${words}${after}`;
+  });
+}
