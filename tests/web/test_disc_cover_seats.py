@@ -1,6 +1,7 @@
 """Disc Cover's seats as the sofa meets them: eight players of long names fit the table's lobby,
-a phone whose seat the table gave to another phone says so on its screen, and a vote a bot cast
-for a seat taken back is called the bot's.
+a phone whose seat the table gave to another phone says so on its screen, a vote a bot cast
+for a seat taken back is called the bot's, the phones' end screen shows the last turn, and the
+table keeps naming the last turn's song through its reveal.
 
 In a module of their own, so that their joins have a server (and a join limit per address) to
 themselves.
@@ -196,3 +197,60 @@ def test_the_phones_end_screen_shows_the_last_turns_result(
     expect(phone.get_by_role("link", name="How to play")).to_have_count(1)
     if screenshots is not None:
         phone.screenshot(path=str(screenshots / "disc-cover-phone-over-last-turn.png"))
+
+
+@pytest.mark.parametrize("party", [False, True], ids=["song-length", "party"])
+def test_the_last_turns_reveal_keeps_naming_its_song(
+    pages: Pages, server: Server, party: bool
+) -> None:
+    """The last vote ends the game, so the state the table reveals it from names no next track.
+    The player's line still names the last turn's song through that reveal (it went blank), and
+    in party mode that song plays on to its end, as every other turn's does (it stopped)."""
+    music = {"source": "demo", "play_to_end": party}
+    body = {"game": "disc-cover", "options": {"variant": "cooperative"}, "music": music}
+    room = server.call("POST", "/api/rooms", body)
+    code, host = str(room["code"]), str(room["host_token"])
+    ann = server.call("POST", f"/api/rooms/{code}/seats", {"name": "Ann"})
+    for _ in range(2):
+        server.call("POST", f"/api/rooms/{code}/bots", {}, host)
+    server.call("POST", f"/api/rooms/{code}/start", {}, host)
+    table = pages.open({"width": 1280, "height": 720}, "table")
+    table.goto(f"{pages.base}/table")
+    table.evaluate("([c, t]) => localStorage.setItem(`recordroom.host.${c}`, t)", [code, host])
+    table.goto(f"{pages.base}/table?room={code}&hold=4000")
+    turn, song = table.locator("#turn"), table.locator("#now-title")
+    banner = table.locator("#banner")
+
+    end = time.monotonic() + 150
+    last_song = ""
+    next_song = table.get_by_role("button", name="Next song")
+    with socket(server, code, str(ann["token"])) as seat:
+        while time.monotonic() < end:
+            if party and next_song.is_visible():
+                next_song.click()  # the host's way past a song playing to its end
+            try:
+                message = json.loads(seat.recv(timeout=0.2))
+            except TimeoutError:
+                continue
+            if message.get("type") != "state":
+                continue
+            if message["status"] == "over":
+                break
+            if message["view"]["turn"] == 9 and not message["listening"] and not last_song:
+                # The last song plays and its vote is open: the line names the song.
+                expect(song).not_to_be_empty()
+                last_song = song.inner_text()
+            if message["legal_actions"] and not message["listening"]:
+                action = message["legal_actions"][0]
+                seat.send(
+                    json.dumps({"type": "act", "version": message["version"], "action": action})
+                )
+        else:
+            raise AssertionError("the game did not end within 150 s")
+    assert last_song
+    # The last turn's reveal, before the end screen.
+    expect(banner).to_contain_text("goes into the mosaic")
+    expect(turn).to_have_text("Turn 9 of 9")
+    expect(song).to_have_text(last_song)
+    assert table.evaluate("document.querySelector('#audio').paused") is not party
+    expect(table.locator("#over")).to_be_visible(timeout=15_000)

@@ -666,16 +666,18 @@ function handleMusic(state) {
     if (!audio.paused) audio.pause();
     return;
   }
-  const over = state.status === "over";
   const external = music?.source === "external";
   $("#player").classList.toggle("external", external);
+  if (state.status === "over") {
+    // No turn follows, so the message names no track. The last turn's song is still the one
+    // the table reveals: its line stays, and in party mode it plays on to its end.
+    queued = null;
+    if (!music?.play_to_end && !audio.paused) audio.pause();
+    return;
+  }
   if (!music || external || !music.url) {
     if (!audio.paused) audio.pause();
     showTrack(null);
-    return;
-  }
-  if (over && !music.play_to_end) {
-    audio.pause();
     return;
   }
   // The same track may come back for another turn (a small theme): a turn is a new song.
