@@ -9,6 +9,7 @@ themselves.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -254,3 +255,59 @@ def test_the_last_turns_reveal_keeps_naming_its_song(
     expect(song).to_have_text(last_song)
     assert table.evaluate("document.querySelector('#audio').paused") is not party
     expect(table.locator("#over")).to_be_visible(timeout=15_000)
+
+
+def test_a_tie_breaks_votes_stay_above_the_seats(pages: Pages, server: Server) -> None:
+    """Six players tie three against three, then four of them back Record 1 in the tie-break.
+    The table's reveal shows the tie-break's backers as a line of discs under the first vote's,
+    named in their titles; that line and everything else under the sleeves stays above the
+    players' row at 1280x720 and 1920x1080 (written out, the four names took three lines and ran
+    over it)."""
+    names = ["Annabel", "Bartholomew", "Constantina", "Dmitri", "Evangeline", "Fitz"]
+    code, host = new_room(server, "cooperative")
+    tokens = [server.call("POST", f"/api/rooms/{code}/seats", {"name": n})["token"] for n in names]
+    server.call("POST", f"/api/rooms/{code}/start", {}, host)
+    table = pages.open({"width": 1280, "height": 720}, "table")
+    table.goto(f"{pages.base}/table")
+    table.evaluate("([c, t]) => localStorage.setItem(`recordroom.host.${c}`, t)", [code, host])
+    table.goto(f"{pages.base}/table?room={code}&hold=60000")
+    expect(table.locator("#records .record")).to_have_count(4)
+    with contextlib.ExitStack() as stack:
+        links = [stack.enter_context(socket(server, code, token)) for token in tokens]
+        with socket(server, code, host) as link:
+            turn = next_state(link, lambda _: True)["view"]["turn"]
+            link.send(json.dumps({"type": "playing", "turn": turn}))
+        for phase, cards in (("vote", [1, 1, 1, 2, 2, 2]), ("tiebreak", [1, 1, 1, 1, 2, 2])):
+            for link, card in zip(links, cards, strict=True):
+                state = next_state(
+                    link,
+                    lambda s, phase=phase: bool(s["legal_actions"]) and s["view"]["phase"] == phase,
+                )
+                action = next(a for a in state["legal_actions"] if a.get("card") == card)
+                act = {"type": "act", "version": state["version"], "action": action}
+                link.send(json.dumps(act))
+    expect(table.locator("#banner")).to_contain_text("after the tie-break")
+    backers = table.locator("#records .record").first.locator(".tb-votes .disc")
+    expect(backers).to_have_count(4)
+    assert [backers.nth(i).get_attribute("title") for i in range(4)] == names[:4]
+    for width, height in ((1280, 720), (1920, 1080)):
+        table.set_viewport_size({"width": width, "height": height})
+        table.wait_for_timeout(400)
+        layout = table.evaluate(
+            """() => {
+              const seats = document.querySelector("#seats").getBoundingClientRect().top;
+              return [...document.querySelectorAll("#records .record")].map((record) => {
+                const line = record.querySelector(".tb-votes");
+                const box = record.getBoundingClientRect();
+                const parts = [...record.children].map((part) => part.getBoundingClientRect());
+                return {
+                  bottom: Math.max(...parts.map((part) => part.bottom)), seats,
+                  wide: line ? line.scrollWidth <= line.clientWidth + 1 : true,
+                  inside: line ? line.getBoundingClientRect().right <= box.right + 1 : true,
+                };
+              });
+            }"""
+        )
+        for record in layout:
+            assert record["bottom"] <= record["seats"], (width, layout)
+            assert record["wide"] and record["inside"], (width, layout)

@@ -998,11 +998,24 @@ function renderRecords(state) {
         el("span", {}, initials(who[seat])),
       ),
     );
-    const tieRound = roundByCard?.[card].length
+    // The tie-break's votes as discs too, one short line under the first vote's: written out,
+    // "Tie-break vote: Ann, Bo, Cy and Di" took three lines and ran over the seats below.
+    const backers = roundByCard?.[card] ?? [];
+    const tieRound = backers.length
       ? el(
           "p",
-          { class: "tb-votes" },
-          t("dc.card.tiebreak_votes", { names: andList(roundByCard[card].map((s) => who[s])) }),
+          {
+            class: "tb-votes",
+            title: t("dc.card.tiebreak_votes", { names: andList(backers.map((s) => who[s])) }),
+          },
+          el("span", { class: "tb-tag" }, t("dc.card.tiebreak_tag")),
+          ...backers.map((seat) =>
+            el(
+              "span",
+              { class: "disc", style: { "--c": seatColour(seat) }, title: who[seat] },
+              el("span", {}, initials(who[seat])),
+            ),
+          ),
         )
       : null;
     const label =
@@ -1013,6 +1026,9 @@ function renderRecords(state) {
       }) +
       (byCard
         ? `; ${t("dc.card.votes", { count: votes.length })}${votes.length ? ` (${andList(votes.map((s) => who[s]))})` : ""}`
+        : "") +
+      (backers.length
+        ? `; ${t("dc.card.tiebreak_votes", { names: andList(backers.map((s) => who[s])) })}`
         : "");
     if (covered) {
       return el(
@@ -1063,7 +1079,45 @@ function renderRecords(state) {
     holder.replaceChildren(...cards);
     for (const { card } of entries) seenAnimation.add(`${key}-${card}`);
   }
+  fitRecords();
 }
+
+/**
+ * Makes the sleeves smaller when what is under them (a title on two lines, a row of many discs,
+ * the tie-break's discs) would run over the seats: the room table.css leaves them is for a title
+ * of one line and one row of discs. Heights are read without the discs' and winner's motion.
+ */
+function fitRecords() {
+  const holder = $("#records");
+  holder.style.removeProperty("--sleeve-fit");
+  const records = [...holder.children];
+  const least = 0.7 * (records[0]?.offsetWidth ?? 0); // never smaller than this
+  for (let tries = 0; tries < 4 && records.length; tries += 1) {
+    tuckTieBreaks(holder);
+    // The sleeves' holder is their offset parent (table.css): layout positions, before transforms.
+    const bottom = Math.max(...records.map((record) => record.offsetTop + record.offsetHeight));
+    const over = bottom + 4 - holder.clientHeight; // and a little air above the seats
+    const width = records[0].offsetWidth;
+    if (over <= 0.5 || width <= least) return;
+    holder.style.setProperty("--sleeve-fit", `${Math.max(width - over - 1, least)}px`);
+  }
+  tuckTieBreaks(holder);
+}
+
+/** Overlaps a tie-break line's discs as much as it takes to keep the line as wide as its sleeve. */
+function tuckTieBreaks(holder) {
+  for (const line of holder.querySelectorAll(".tb-votes")) {
+    const discs = [...line.querySelectorAll(".disc")];
+    for (const disc of discs) disc.style.removeProperty("margin-left");
+    const over = line.scrollWidth - line.clientWidth;
+    if (over <= 0 || discs.length < 2) continue;
+    const step = Math.min(over / (discs.length - 1), 0.7 * discs[0].offsetWidth);
+    for (const disc of discs.slice(1)) disc.style.marginLeft = `${-step}px`;
+  }
+}
+addEventListener("resize", () => {
+  if (!$("#records").hidden) fitRecords();
+});
 
 function signature(entries, votes, round) {
   return JSON.stringify([entries.map((e) => e.sleeve.id), votes, round]);
