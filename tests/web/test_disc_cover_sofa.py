@@ -310,3 +310,26 @@ def test_only_a_phone_with_something_to_decide_counts_the_time_down(
     expect(eve.locator("#timer")).to_contain_text("s left to decide")
     fay.wait_for_timeout(1200)  # the countdown's own tick does not bring it back
     expect(fay.locator("#timer")).to_be_hidden()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-CN"])
+def test_the_setup_fits_the_screen_without_scrolling(pages: Pages, lang: str) -> None:
+    """The host's first screen, with the demo playlist: everything from the title to the last
+    music setting and "Open the room" is on a 16:9 screen at once (it scrolled 50 px inside
+    itself at 1280x720, hiding the song length's setting under the fold)."""
+    table = pages.open({"width": 1280, "height": 720}, "table")
+    table.goto(f"{pages.base}/table")
+    expect(table.locator("#sources[data-loaded]")).to_be_attached(timeout=90_000)
+    if lang != "en":
+        table.locator("#setup select.lang-switch").select_option(lang)
+        expect(table.locator("html")).to_have_attribute("lang", lang)
+    for width, height in ((1280, 720), (1366, 768), (1920, 1080)):
+        table.set_viewport_size({"width": width, "height": height})
+        table.wait_for_timeout(200)
+        setup = table.evaluate(
+            "(() => { const s = document.querySelector('#setup');"
+            " return [s.scrollHeight, s.clientHeight]; })()"
+        )
+        assert setup[0] <= setup[1], (width, height, setup)
+        for selector in ("#create", "#song-length", ".setup-links .rules-link"):
+            fully_shown(table, selector)
