@@ -1,7 +1,8 @@
 """Disc Cover's seats as the sofa meets them: eight players of long names fit the table's lobby,
 a phone whose seat the table gave to another phone says so on its screen, a vote a bot cast
 for a seat taken back is called the bot's, the phones' end screen shows the last turn, and the
-table keeps naming the last turn's song through its reveal.
+table keeps naming the last turn's song through its reveal, and a tie-break's votes stay above the
+players' row.
 
 In a module of their own, so that their joins have a server (and a join limit per address) to
 themselves.
