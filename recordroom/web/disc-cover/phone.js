@@ -379,7 +379,10 @@ function renderListening(state) {
   renderResult(state);
 }
 
-/** The previous turn's result: the sleeve that went into the mosaic, every vote, mine and my points. */
+/**
+ * The previous turn's result: the sleeve that went into the mosaic, how it was chosen when the
+ * first vote tied, every vote (and the last tie-break's), mine and my points.
+ */
 function renderResult(state) {
   const turn = state.view.last_turn;
   const box = $("#result");
@@ -415,12 +418,23 @@ function renderResult(state) {
         ...timedOut,
       ];
   const you = byBot ? t("dc.phone.your_bot") : t("dc.phone.you");
+  const who = (seat) => (seat === state.seat ? you : names[seat]);
+  // The last tie-break vote, shown beside the first vote of each sleeve it named (this seat's
+  // called the bot's if the timer gave that round to the bot).
+  const rounds = turn.tiebreak_votes.length;
+  const roundByCard = rounds ? votesByCard(turn.tiebreak_votes[rounds - 1]) : null;
+  const youLast = timedOutIn(turn.turn, "tiebreak", rounds)
+    ? t("dc.phone.your_bot")
+    : t("dc.phone.you");
+  const whoLast = (seat) => (seat === state.seat ? youLast : names[seat]);
+  const how = tieLines(turn, state, who);
   box.replaceChildren(
     el(
       "p",
       { class: "result-title" },
       t("dc.phone.result_title", { turn: turn.turn, card: turn.card }),
     ),
+    ...(how ? [el("p", { class: "result-how" }, how.how)] : []),
     el(
       "div",
       { class: "result-row" },
@@ -436,6 +450,7 @@ function renderResult(state) {
         ...mineLines,
       ),
     ),
+    ...(how ? [el("p", { class: "result-rule" }, how.rule)] : []),
     el(
       "ul",
       { class: "result-votes", "aria-label": t("dc.phone.votes_aria") },
@@ -447,13 +462,73 @@ function renderResult(state) {
           },
           el("b", {}, t("dc.record", { card })),
           ": ",
-          byCard[card].length
-            ? andList(byCard[card].map((s) => (s === state.seat ? you : names[s])))
-            : t("dc.phone.no_vote"),
+          byCard[card].length ? andList(byCard[card].map(who)) : t("dc.phone.no_vote"),
+          roundByCard?.[card].length
+            ? el(
+                "span",
+                { class: "result-tiebreak" },
+                ` · ${t(rounds > 1 ? "dc.phone.last_tiebreak_votes" : "dc.phone.tiebreak_votes", {
+                  names: andList(roundByCard[card].map(whoLast)),
+                })}`,
+              )
+            : null,
         ),
       ),
     ),
   );
+}
+
+/** The timer gave this seat's choice in that round of turn `turn` to its bot. */
+const timedOutIn = (turn, phase, round = 0) =>
+  timeouts.some(
+    (out) =>
+      out.turn === turn &&
+      out.phase === phase &&
+      (phase !== "tiebreak" || out.key === `${turn}:tiebreak:${round}`),
+  );
+
+/** The cards that share the most votes of a round: the tied ones, or the one that won. */
+function mostVoted(votes) {
+  const byCard = votesByCard(votes);
+  const best = Math.max(...[1, 2, 3, 4].map((card) => byCard[card].length));
+  return [1, 2, 3, 4].filter((card) => byCard[card].length === best && best > 0);
+}
+
+/**
+ * A turn whose first vote tied: how its sleeve was chosen (the tie-breaks, the draw or the
+ * Leader) and what its points were counted from. Null for a plain majority.
+ */
+function tieLines(turn, state, who) {
+  if (turn.decided_by === "majority") return null;
+  const cards = (list) => andList(list.map((card) => t("dc.record", { card })));
+  const tied = mostVoted(turn.votes);
+  const votes = t("dc.phone.votes_each", { count: votesByCard(turn.votes)[tied[0]].length });
+  const common = { cards: cards(tied), votes, card: turn.card };
+  if (turn.decided_by === "leader") {
+    const mine = turn.leader === state.seat;
+    return {
+      how: !mine
+        ? t("dc.phone.how_leader", { ...common, name: state.seats[turn.leader]?.name ?? "?" })
+        : timedOutIn(turn.turn, "leader")
+          ? t("dc.phone.how_leader_bot", common)
+          : t("dc.phone.how_leader_you", common),
+      rule: t("dc.phone.points_leader", {
+        card: turn.card,
+        names: andList(turn.scorers.map(who)),
+      }),
+    };
+  }
+  const rounds = turn.tiebreak_votes.length;
+  return {
+    how:
+      turn.decided_by === "draw"
+        ? t("dc.phone.how_draw", {
+            ...common,
+            still: cards(mostVoted(turn.tiebreak_votes.at(-1) || [])),
+          })
+        : t("dc.phone.how_tiebreak", { ...common, count: rounds }),
+    rule: t("dc.phone.points_first_vote", { card: turn.card, count: turn.points }),
+  };
 }
 
 function renderPhase(state) {
@@ -511,22 +586,33 @@ function renderPicks(state) {
         "data-card": card,
         onclick: () => send({ type, card }),
       },
-      sleeveImage(sleeve),
-      el("span", { class: "number", "aria-hidden": "true" }, String(card)),
-      chosen ? el("span", { class: "lock", "aria-hidden": "true" }, wish ? "…" : "✓") : null,
-      revealed?.[card].length
-        ? el(
-            "span",
-            { class: "votes", "aria-hidden": "true" },
-            revealed[card].map((seat) =>
-              el(
-                "span",
-                { class: "disc tiny", style: { "--c": seatColour(seat) } },
-                el("span", {}, initials(state.seats[seat]?.name)),
+      // The Record card above its sleeve, as on the table: its number, the pick's mark and the
+      // first votes of a tie never lie on the artwork, whose title may be drawn in any corner.
+      // (A tie leaves at most four votes on a sleeve: they fit beside the number.)
+      el(
+        "span",
+        { class: "tab", "aria-hidden": "true" },
+        revealed?.[card].length
+          ? el(
+              "span",
+              { class: "votes" },
+              revealed[card].map((seat) =>
+                el(
+                  "span",
+                  { class: "disc tiny", style: { "--c": seatColour(seat) } },
+                  el("span", {}, initials(state.seats[seat]?.name)),
+                ),
               ),
-            ),
-          )
-        : null,
+            )
+          : el("span", { class: "word" }, t("dc.record.word")),
+        el(
+          "span",
+          { class: "tab-end" },
+          chosen ? el("span", { class: "lock" }, wish ? "…" : "✓") : null,
+          el("b", { class: "number" }, String(card)),
+        ),
+      ),
+      sleeveImage(sleeve),
     );
   });
   // Kept across states (morph): another seat's vote must not replace a button being tapped.
