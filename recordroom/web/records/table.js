@@ -207,28 +207,44 @@ const pageScrolls = () =>
 // an area's line and what that line has.
 const SHEET_PARTS = ".player-board header, .seat-controls, .tb-slot, .tb-area, .tb-what";
 // Room for a seat's status beside its name, in its own em ("choosing…", "done ✓"; a card's title
-// may be cut short).
+// may be cut short). records.css gives it this room whatever the name.
 const STATUS_ROOM = 7;
+// Room for a seat's name in its header, in its own em: about twelve letters. A longer name is cut
+// short there (an ellipsis; the whole name in its title), so that a name never makes the sheets
+// smaller, nor chooses their shape: the sheet's own lines and slots do.
+const NAME_ROOM = 8;
 
-/** Whether the sheets stay within their place, each part within its sheet. */
-function boardsFit() {
+const em = (node) => parseFloat(getComputedStyle(node).fontSize);
+
+/** Whether every part of each sheet stays within its place on the sheet: a name shows at least its
+ * room (or whole), a status its room. */
+function partsFit() {
   const boards = $("#table-boards");
-  if (pageScrolls() || overflows(boards)) return false;
   for (const node of boards.querySelectorAll(SHEET_PARTS))
     if (node.scrollWidth > node.clientWidth + 1) return false;
   for (const node of boards.querySelectorAll(".board-status"))
-    if (node.clientWidth < STATUS_ROOM * parseFloat(getComputedStyle(node).fontSize)) return false;
+    if (node.clientWidth + 1 < STATUS_ROOM * em(node)) return false; // a width is rounded
+  for (const node of boards.querySelectorAll(".board-name"))
+    if (node.clientWidth + 1 < Math.min(node.scrollWidth, NAME_ROOM * em(node))) return false;
   return true;
 }
 
+/** Whether the sheets stay within their place, each part within its sheet. */
+function boardsFit() {
+  if (pageScrolls() || overflows($("#table-boards"))) return false;
+  return partsFit();
+}
+
 /** How wide a row of boxes (a flex line, or a line of a grid) needs to be: each child at the width
- * of its content (a status at its room), and the gaps between them. */
+ * of its content (a status at its room, a name at most at its room), and the gaps between them. */
 function needs(children, gap) {
   let width = gap * Math.max(0, children.length - 1);
   for (const child of children) {
-    width += child.classList.contains("board-status")
-      ? STATUS_ROOM * parseFloat(getComputedStyle(child).fontSize)
-      : Math.max(child.offsetWidth, child.scrollWidth);
+    const content = Math.max(child.offsetWidth, child.scrollWidth);
+    if (child.classList.contains("board-status")) width += STATUS_ROOM * em(child);
+    else if (child.classList.contains("board-name"))
+      width += Math.min(content, NAME_ROOM * em(child));
+    else width += content;
   }
   return width;
 }
@@ -257,13 +273,17 @@ function measureBoards(size) {
   return { width, height: Math.max(top, ...bottoms) - top };
 }
 
-/** Whether the goals, the log and the legend stay within the screen, the log showing its two
- * newest lines whole and its fold ("the whole game"). */
+/** Whether the goals, the log and the legend stay within the screen, none over another, the log
+ * showing its two newest lines whole and its fold ("the whole game"). */
 function sideFits() {
   const bottom = $(".table-play").getBoundingClientRect().bottom + 1;
   const below = (node) => !node || node.getBoundingClientRect().bottom <= bottom;
   for (const box of ["#table-goals", "#table-log", "#table-legend"].map((id) => $(id)))
     if (!box || box.scrollWidth > box.clientWidth + 1 || !below(box)) return false;
+  // The log keeps its least height (records.css) by running over the legend when the goals leave
+  // it too little room: that does not fit either.
+  const [log, legend] = ["#table-log", "#table-legend"].map((id) => $(id).getBoundingClientRect());
+  if (log.bottom > legend.top + 1) return false;
   const recent = $("#table-log .log-recent");
   const shown = Math.min(bottom, recent?.getBoundingClientRect().bottom ?? 0);
   const lines = [...(recent?.children || [])].slice(0, 2);
@@ -382,9 +402,21 @@ function fitTable(force = false) {
       largest(apply, boardsFit, low, from - 0.25);
     if (size !== null && (!best || score({ ...t, size }) > score(best))) best = { ...t, size };
   }
-  // Nothing fits (a small screen, many players): the smallest sizes, and the page scrolls.
-  if (!best) fitted = `${key} and nothing fits`;
-  best ||= { ...places[0], cols: Math.min(count, 3), shape: SHAPES[0], size: low };
+  // Nothing fits (a small screen, many players): the smallest sizes, and the page scrolls; the
+  // sheets in the best of the layouts tried whose every part still fits its sheet at that size,
+  // else in the narrowest shape (never a wide one squeezed into a narrow cell).
+  if (!best) {
+    fitted = `${key} and nothing fits`;
+    best = tries
+      .map((t) => ({ ...t, size: low }))
+      .find((t) => {
+        play.dataset.goals = t.goals;
+        setSideFont(t.side);
+        setBoards(t);
+        return partsFit();
+      });
+  }
+  best ||= { ...places[0], cols: Math.min(count, 3), shape: "list column", size: low };
   play.dataset.goals = best.goals;
   setSideFont(best.side);
   setBoards(best);
@@ -680,7 +712,7 @@ function renderBoards(state) {
           ),
           el(
             "b",
-            { class: "board-name" },
+            { class: "board-name", title: seat.name },
             seat.name,
             seat.bot
               ? el(
