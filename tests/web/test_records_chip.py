@@ -97,6 +97,20 @@ def chip_texts(lang: str, key: str, names: list[str]) -> dict[str, int]:
     return texts
 
 
+ROOMS: dict[tuple[int, tuple[str, ...]], tuple[str, str, list[str]]] = {}
+"""The rooms where nobody has chosen yet, by server and names: a case that only looks at one
+shows it again, so that the module's room creations and joins stay under the server's limit per
+address (30 a minute)."""
+
+
+def waiting_room(server: Server, names: list[str]) -> tuple[str, str, list[str]]:
+    """A started room of ``names`` where every seat is still choosing (see :func:`new_room`)."""
+    key = (server.port, tuple(names))
+    if key not in ROOMS:
+        ROOMS[key] = new_room(server, names)
+    return ROOMS[key]
+
+
 def new_room(server: Server, names: list[str]) -> tuple[str, str, list[str]]:
     """A started Records room of ``names`` (no bot, no phone): its code, host token and the seats'
     tokens."""
@@ -196,7 +210,7 @@ def test_the_waiting_chip_names_each_player_whole_or_counts_the_rest(
     right), at least ``least`` names where they fit, nothing of them clipped, at a print a sofa
     can read, within the head of the table (above the sheets) and the page not scrolling."""
     assert max(len(name) for name in LONG) == NAME_LIMIT == 24
-    code, host, tokens = new_room(server, names)
+    code, host, tokens = (waiting_room if waits == "choosing" else new_room)(server, names)
     key = "rec.table.still_choosing" if waits == "choosing" else "rec.table.still_marking"
     url = f"ws://127.0.0.1:{server.port}/ws/{code}?token="
     with contextlib.ExitStack() as phones:

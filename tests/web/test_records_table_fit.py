@@ -27,6 +27,7 @@ from recordroom.games.records.edition import load_edition
 
 from .conftest import Server
 from .records_measure import small_text_and_icons
+from .test_records_chip import LONG  # six names as long as the server takes (24 characters)
 
 pytestmark = pytest.mark.browser
 
@@ -317,17 +318,6 @@ def check_inside_the_sheets(page: Page) -> None:
     assert not spilling, f"sticking out of its place on the sheet (px, what): {spilling}"
 
 
-# Six names as long as the server takes (24 characters).
-LONG_NAMES = [
-    "Annabel-Marguerite Vance",
-    "Bartholomew Okonkwo-Lees",
-    "Constantina Papadopoulou",
-    "Dmitri Alexandrovich Sok",
-    "Evangeline Whitford-Ross",
-    "Fitzgerald Montgomery Jr",
-]
-
-
 @pytest.mark.timeout(120)
 def test_long_names_are_cut_short_and_leave_every_sheet_whole(
     browser: Browser, server: Server, screenshots: Path | None
@@ -336,10 +326,10 @@ def test_long_names_are_cut_short_and_leave_every_sheet_whole(
     has chosen): at 1280x720 and 1920x1080 each name is cut short in its header with the whole name
     in its title, nothing of a sheet sticks out of it or of its place on it, no sheet is over
     another and the one-screen checks hold, as with short names."""
-    assert {len(name) for name in LONG_NAMES} == {24}
+    assert {len(name) for name in LONG} == {24}
     room = server.call("POST", "/api/rooms", {"game": "records"})
     code, host = str(room["code"]), str(room["host_token"])
-    for name in LONG_NAMES:  # one room for both sizes: the joins a client may make are few
+    for name in LONG:  # one room for both sizes: the joins a client may make are few
         server.call("POST", f"/api/rooms/{code}/seats", {"name": name})
     server.call("POST", f"/api/rooms/{code}/start", {}, host)
     for size in [(1280, 720), (1920, 1080)]:
@@ -349,8 +339,8 @@ def test_long_names_are_cut_short_and_leave_every_sheet_whole(
                 name = f"records-table-fit-long-names-{size[0]}x{size[1]}.png"
                 page.screenshot(path=str(screenshots / name))
             check_inside_the_sheets(page)
-            check_one_screen(page, size, len(LONG_NAMES))
+            check_one_screen(page, size, len(LONG))
             names = page.locator("#table-boards .board-name")
-            assert names.evaluate_all("(nodes) => nodes.map((node) => node.title)") == LONG_NAMES
+            assert names.evaluate_all("(nodes) => nodes.map((node) => node.title)") == LONG
         finally:
             page.context.close()
