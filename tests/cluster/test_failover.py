@@ -106,12 +106,16 @@ class Player:
 
     def read_until(self, version: int) -> dict[str, Any]:
         while not self.state or self.state["version"] < version:
-            message = json.loads(self.ws.recv(timeout=WAIT))
-            if message["type"] == "state":
-                self.state = message
-            else:
-                self.errors.append(message)
+            self.read_next()
         return self.state
+
+    def read_next(self) -> None:
+        """Reads one message: a state is kept, anything else is noted as an error."""
+        message = json.loads(self.ws.recv(timeout=WAIT))
+        if message["type"] == "state":
+            self.state = message
+        else:
+            self.errors.append(message)
 
     def close(self) -> None:
         self.ws.__exit__(None, None, None)
