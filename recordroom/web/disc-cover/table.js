@@ -1091,8 +1091,8 @@ function fitRecords() {
   const holder = $("#records");
   holder.style.removeProperty("--sleeve-fit");
   const records = [...holder.children];
-  const least = 0.7 * (records[0]?.offsetWidth ?? 0); // never smaller than this
-  for (let tries = 0; tries < 4 && records.length; tries += 1) {
+  const least = 0.55 * (records[0]?.offsetWidth ?? 0); // never smaller than this
+  for (let tries = 0; tries < 6 && records.length; tries += 1) {
     tuckTieBreaks(holder);
     // The sleeves' holder is their offset parent (table.css): layout positions, before transforms.
     const bottom = Math.max(...records.map((record) => record.offsetTop + record.offsetHeight));
@@ -1104,15 +1104,22 @@ function fitRecords() {
   tuckTieBreaks(holder);
 }
 
-/** Overlaps a tie-break line's discs as much as it takes to keep the line as wide as its sleeve. */
+/**
+ * Overlaps a tie-break line's discs as much as it takes to keep the line as wide as its sleeve,
+ * each still showing a fifth of itself; a line that is wider even so takes a second line.
+ */
 function tuckTieBreaks(holder) {
   for (const line of holder.querySelectorAll(".tb-votes")) {
     const discs = [...line.querySelectorAll(".disc")];
     for (const disc of discs) disc.style.removeProperty("margin-left");
+    line.classList.remove("wraps");
     const over = line.scrollWidth - line.clientWidth;
-    if (over <= 0 || discs.length < 2) continue;
-    const step = Math.min(over / (discs.length - 1), 0.7 * discs[0].offsetWidth);
-    for (const disc of discs.slice(1)) disc.style.marginLeft = `${-step}px`;
+    if (over <= 0) continue;
+    if (discs.length > 1) {
+      const step = Math.min(over / (discs.length - 1), 0.8 * discs[0].offsetWidth);
+      for (const disc of discs.slice(1)) disc.style.marginLeft = `${-step}px`;
+    }
+    line.classList.toggle("wraps", line.scrollWidth > line.clientWidth + 1);
   }
 }
 addEventListener("resize", () => {
