@@ -1106,7 +1106,8 @@ function fitRecords() {
 
 /**
  * Overlaps a tie-break line's discs as much as it takes to keep the line as wide as its sleeve,
- * each still showing a fifth of itself; a line that is wider even so takes a second line.
+ * each still showing its initials (two thirds of it); a line that is wider even so puts its tag on
+ * a line of its own above the discs, whole (the sleeves then leave room for it: fitRecords).
  */
 function tuckTieBreaks(holder) {
   for (const line of holder.querySelectorAll(".tb-votes")) {
@@ -1116,10 +1117,12 @@ function tuckTieBreaks(holder) {
     const over = line.scrollWidth - line.clientWidth;
     if (over <= 0) continue;
     if (discs.length > 1) {
-      const step = Math.min(over / (discs.length - 1), 0.8 * discs[0].offsetWidth);
+      const step = Math.min(over / (discs.length - 1), 0.35 * discs[0].offsetWidth);
       for (const disc of discs.slice(1)) disc.style.marginLeft = `${-step}px`;
     }
-    line.classList.toggle("wraps", line.scrollWidth > line.clientWidth + 1);
+    if (line.scrollWidth <= line.clientWidth + 1) continue;
+    for (const disc of discs) disc.style.removeProperty("margin-left");
+    line.classList.add("wraps");
   }
 }
 addEventListener("resize", () => {
