@@ -165,6 +165,15 @@ class Pages:
         phone.goto(f"{self.base}/join/{code}")
         return phone
 
+    def host_table(self, code: str, host: str, query: str = "") -> Page:
+        """The host's Disc Cover table of room `code` at 1280x720 (its token kept as after
+        opening the room); `query` is added to its address ("&hold=4000")."""
+        table = self.open({"width": 1280, "height": 720}, "table")
+        table.goto(f"{self.base}/table")
+        table.evaluate("([c, t]) => localStorage.setItem(`recordroom.host.${c}`, t)", [code, host])
+        table.goto(f"{self.base}/table?room={code}{query}")
+        return table
+
 
 @pytest.fixture
 def pages(browser: Browser, server: Server) -> Iterator[Pages]:

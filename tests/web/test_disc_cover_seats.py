@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from websockets.sync.client import ClientConnection
 
 from .conftest import Pages, Server
 from .test_disc_cover_sofa import LONG_NAMES, fully_shown, new_room, next_state, socket
@@ -36,10 +37,7 @@ def test_the_lobby_of_eight_long_names_fits_the_table(
     code, host = new_room(server, "competitive")
     for name in LONG_NAMES:
         server.call("POST", f"/api/rooms/{code}/seats", {"name": name})
-    table = pages.open({"width": 1280, "height": 720}, "table")
-    table.goto(f"{pages.base}/table")
-    table.evaluate("([c, t]) => localStorage.setItem(`recordroom.host.${c}`, t)", [code, host])
-    table.goto(f"{pages.base}/table?room={code}")
+    table = pages.host_table(code, host)
     expect(table.locator("#lobby-seats .seat-chip")).to_have_count(8)
     expect(table.locator("#leader-box")).to_be_visible()
     for width, height in ((1280, 720), (1920, 1080)):
@@ -148,6 +146,13 @@ def test_a_vote_the_bot_cast_before_the_seat_was_taken_back_is_called_the_bots(
         expect(locked).to_contain_text(f"Locked in: Record {mine}")
 
 
+def act_first(seat: ClientConnection, state: dict[str, Any]) -> None:
+    """The seat takes its first choice, when its state gives it one and the song plays."""
+    if state["legal_actions"] and not state["listening"]:
+        act = {"type": "act", "version": state["version"], "action": state["legal_actions"][0]}
+        seat.send(json.dumps(act))
+
+
 def play_to_the_end(server: Server, code: str, host: str, token: str) -> dict[str, Any]:
     """Plays a started room to its end: the host's socket opens each turn, the seat of `token`
     takes its first choice each time it has one, and bots play the rest. The last state."""
@@ -166,10 +171,8 @@ def play_to_the_end(server: Server, code: str, host: str, token: str) -> dict[st
                     return over
                 if link is table and message["listening"]:
                     table.send(json.dumps({"type": "playing", "turn": message["view"]["turn"]}))
-                elif link is seat and message["legal_actions"] and not message["listening"]:
-                    action = message["legal_actions"][0]
-                    act = {"type": "act", "version": message["version"], "action": action}
-                    seat.send(json.dumps(act))
+                elif link is seat:
+                    act_first(seat, message)
     raise AssertionError("the game did not end within 90 s")
 
 
@@ -216,10 +219,7 @@ def test_the_last_turns_reveal_keeps_naming_its_song(
     for _ in range(2):
         server.call("POST", f"/api/rooms/{code}/bots", {}, host)
     server.call("POST", f"/api/rooms/{code}/start", {}, host)
-    table = pages.open({"width": 1280, "height": 720}, "table")
-    table.goto(f"{pages.base}/table")
-    table.evaluate("([c, t]) => localStorage.setItem(`recordroom.host.${c}`, t)", [code, host])
-    table.goto(f"{pages.base}/table?room={code}&hold=4000")
+    table = pages.host_table(code, host, "&hold=4000")
     turn, song = table.locator("#turn"), table.locator("#now-title")
     banner = table.locator("#banner")
 
@@ -242,11 +242,7 @@ def test_the_last_turns_reveal_keeps_naming_its_song(
                 # The last song plays and its vote is open: the line names the song.
                 expect(song).not_to_be_empty()
                 last_song = song.inner_text()
-            if message["legal_actions"] and not message["listening"]:
-                action = message["legal_actions"][0]
-                seat.send(
-                    json.dumps({"type": "act", "version": message["version"], "action": action})
-                )
+            act_first(seat, message)
         else:
             raise AssertionError("the game did not end within 150 s")
     assert last_song
@@ -268,10 +264,7 @@ def test_a_tie_breaks_votes_stay_above_the_seats(pages: Pages, server: Server) -
     code, host = new_room(server, "cooperative")
     tokens = [server.call("POST", f"/api/rooms/{code}/seats", {"name": n})["token"] for n in names]
     server.call("POST", f"/api/rooms/{code}/start", {}, host)
-    table = pages.open({"width": 1280, "height": 720}, "table")
-    table.goto(f"{pages.base}/table")
-    table.evaluate("([c, t]) => localStorage.setItem(`recordroom.host.${c}`, t)", [code, host])
-    table.goto(f"{pages.base}/table?room={code}&hold=60000")
+    table = pages.host_table(code, host, "&hold=60000")
     expect(table.locator("#records .record")).to_have_count(4)
     with contextlib.ExitStack() as stack:
         links = [stack.enter_context(socket(server, code, token)) for token in tokens]

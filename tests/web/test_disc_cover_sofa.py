@@ -104,10 +104,7 @@ def finished_room(server: Server, names: list[str] | None) -> tuple[str, str]:
 
 def host_table(pages: Pages, code: str, host: str) -> Page:
     """The host's table screen of room `code`, at 1280x720."""
-    table = pages.open({"width": 1280, "height": 720}, "table")
-    table.goto(f"{pages.base}/table")
-    table.evaluate("([c, t]) => localStorage.setItem(`recordroom.host.${c}`, t)", [code, host])
-    table.goto(f"{pages.base}/table?room={code}")
+    table = pages.host_table(code, host)
     expect(table.locator("#over")).to_be_visible()
     expect(table.locator(".ranking li")).to_have_count(8)
     return table
