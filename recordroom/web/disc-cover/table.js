@@ -1082,6 +1082,8 @@ function renderRecords(state) {
   fitRecords();
 }
 
+const LEAST_SLEEVE = 0.55; // the smallest share of their size fitRecords draws the sleeves at
+
 /**
  * Makes the sleeves smaller when what is under them (a title on two lines, a row of many discs,
  * the tie-break's discs) would run over the seats: the room table.css leaves them is for a title
@@ -1089,17 +1091,19 @@ function renderRecords(state) {
  */
 function fitRecords() {
   const holder = $("#records");
-  holder.style.removeProperty("--sleeve-fit");
+  holder.style.removeProperty("--sleeve-scale");
   const records = [...holder.children];
-  const least = 0.55 * (records[0]?.offsetWidth ?? 0); // never smaller than this
-  for (let tries = 0; tries < 6 && records.length; tries += 1) {
+  const full = records[0]?.offsetWidth ?? 0; // the sleeves' width as table.css gives it
+  for (let tries = 0; tries < 6 && full; tries += 1) {
     tuckTieBreaks(holder);
     // The sleeves' holder is their offset parent (table.css): layout positions, before transforms.
     const bottom = Math.max(...records.map((record) => record.offsetTop + record.offsetHeight));
     const over = bottom + 4 - holder.clientHeight; // and a little air above the seats
     const width = records[0].offsetWidth;
-    if (over <= 0.5 || width <= least) return;
-    holder.style.setProperty("--sleeve-fit", `${Math.max(width - over - 1, least)}px`);
+    if (over <= 0.5 || width <= LEAST_SLEEVE * full) return;
+    // A share of the width table.css gives, so that it holds at once at another screen size.
+    const scale = Math.max((width - over - 1) / full, LEAST_SLEEVE);
+    holder.style.setProperty("--sleeve-scale", scale.toFixed(4));
   }
   tuckTieBreaks(holder);
 }
