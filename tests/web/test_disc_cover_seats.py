@@ -259,12 +259,18 @@ def test_a_tie_breaks_votes_stay_above_the_seats(pages: Pages, server: Server) -
     The table's reveal shows the tie-break's backers as a line of discs under the first vote's,
     named in their titles; that line and everything else under the sleeves stays above the
     players' row at 1280x720 and 1920x1080 (written out, the four names took three lines and ran
-    over it)."""
+    over it), with the deck's longest titles as well; the sleeves' fit made at one screen size
+    does not hold them small at another."""
     names = ["Annabel", "Bartholomew", "Constantina", "Dmitri", "Evangeline", "Fitz"]
     code, host = new_room(server, "cooperative")
     tokens = [server.call("POST", f"/api/rooms/{code}/seats", {"name": n})["token"] for n in names]
     server.call("POST", f"/api/rooms/{code}/start", {}, host)
     table = pages.host_table(code, host, "&hold=60000")
+    # A resize listener ahead of the page's own, to hold the page's back when the test says so.
+    table.add_init_script(
+        "addEventListener('resize', (e) => window.holdResize && e.stopImmediatePropagation())"
+    )
+    table.reload()
     expect(table.locator("#records .record")).to_have_count(4)
     with contextlib.ExitStack() as stack:
         links = [stack.enter_context(socket(server, code, token)) for token in tokens]
@@ -280,28 +286,73 @@ def test_a_tie_breaks_votes_stay_above_the_seats(pages: Pages, server: Server) -
                 action = next(a for a in state["legal_actions"] if a.get("card") == card)
                 act = {"type": "act", "version": state["version"], "action": action}
                 link.send(json.dumps(act))
-    expect(table.locator("#banner")).to_contain_text("after the tie-break")
-    backers = table.locator("#records .record").first.locator(".tb-votes .disc")
-    expect(backers).to_have_count(4)
-    assert [backers.nth(i).get_attribute("title") for i in range(4)] == names[:4]
-    for width, height in ((1280, 720), (1920, 1080)):
-        table.set_viewport_size({"width": width, "height": height})
+        expect(table.locator("#banner")).to_contain_text("after the tie-break")
+        backers = table.locator("#records .record").first.locator(".tb-votes .disc")
+        expect(backers).to_have_count(4)
+        assert [backers.nth(i).get_attribute("title") for i in range(4)] == names[:4]
+        for width, height in ((1280, 720), (1920, 1080)):
+            table.set_viewport_size({"width": width, "height": height})
+            table.wait_for_timeout(400)
+            layout = table.evaluate(
+                """() => {
+                  const seats = document.querySelector("#seats").getBoundingClientRect().top;
+                  return [...document.querySelectorAll("#records .record")].map((record) => {
+                    const line = record.querySelector(".tb-votes");
+                    const box = record.getBoundingClientRect();
+                    const parts = [...record.children].map((part) => part.getBoundingClientRect());
+                    return {
+                      bottom: Math.max(...parts.map((part) => part.bottom)), seats,
+                      wide: line ? line.scrollWidth <= line.clientWidth + 1 : true,
+                      inside: line ? line.getBoundingClientRect().right <= box.right + 1 : true,
+                    };
+                  });
+                }"""
+            )
+            for record in layout:
+                assert record["bottom"] <= record["seats"], (width, layout)
+                assert record["wide"] and record["inside"], (width, layout)
+
+        # The sleeves' fit holds only at the screen size it was made for. Right after a resize,
+        # before the page's own resize handler runs (held back), the sleeves are drawn at the size
+        # the stylesheet gives them at the new size, not kept small by the old fit; back at the
+        # old size, the old fit holds again at once.
+        table.set_viewport_size({"width": 1280, "height": 720})
         table.wait_for_timeout(400)
-        layout = table.evaluate(
-            """() => {
-              const seats = document.querySelector("#seats").getBoundingClientRect().top;
-              return [...document.querySelectorAll("#records .record")].map((record) => {
-                const line = record.querySelector(".tb-votes");
-                const box = record.getBoundingClientRect();
-                const parts = [...record.children].map((part) => part.getBoundingClientRect());
-                return {
-                  bottom: Math.max(...parts.map((part) => part.bottom)), seats,
-                  wide: line ? line.scrollWidth <= line.clientWidth + 1 : true,
-                  inside: line ? line.getBoundingClientRect().right <= box.right + 1 : true,
-                };
-              });
-            }"""
-        )
-        for record in layout:
-            assert record["bottom"] <= record["seats"], (width, layout)
-            assert record["wide"] and record["inside"], (width, layout)
+        fitted = float(table.evaluate(SLEEVE_SCALE) or 1)
+        assert fitted < 1, "this reveal needs smaller sleeves at 1280x720"
+        table.evaluate("window.holdResize = true")
+        table.set_viewport_size({"width": 1920, "height": 1080})
+        assert table.evaluate(SLEEVE_SCALE) == ""
+        table.set_viewport_size({"width": 1280, "height": 720})
+        assert float(table.evaluate(SLEEVE_SCALE)) == pytest.approx(fitted)
+
+        # The deck's longest titles and artists fit too, at both sizes: under a smaller sleeve
+        # they keep the record's width, so they take no more lines (they took up to three, and ran
+        # over the seats at the smallest sleeves).
+        table.evaluate("window.holdResize = false")
+        deck = server.call("GET", "/api/sleeves")
+        longest = sorted(deck, key=lambda sleeve: -len(sleeve["title"]) - len(sleeve["artist"]))
+        for width, height in ((1280, 720), (1920, 1080)):
+            table.set_viewport_size({"width": width, "height": height})
+            layout = table.evaluate(LONGEST_TITLES, longest[:4])
+            for record in layout:
+                assert record["bottom"] <= record["seats"], (width, layout)
+
+
+LONGEST_TITLES = """(sleeves) => {
+  const records = [...document.querySelectorAll("#records .record")];
+  records.forEach((record, i) => {
+    record.querySelector(".sleeve-title").textContent = sleeves[i].title;
+    record.querySelector(".sleeve-artist").textContent = sleeves[i].artist;
+  });
+  dispatchEvent(new Event("resize"));
+  const seats = document.querySelector("#seats").getBoundingClientRect().top;
+  return records.map((record) => ({
+    title: record.querySelector(".sleeve-title").textContent, seats,
+    bottom: Math.max(...[...record.children].map((part) => part.getBoundingClientRect().bottom)),
+  }));
+}"""
+
+
+SLEEVE_SCALE = """() => getComputedStyle(document.querySelector("#records .record"))
+  .getPropertyValue("--sleeve-scale").trim()"""

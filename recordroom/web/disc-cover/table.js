@@ -1083,6 +1083,22 @@ function renderRecords(state) {
 }
 
 const LEAST_SLEEVE = 0.55; // the smallest share of their size fitRecords draws the sleeves at
+// The sleeves' fit, as a rule that holds only at the screen size it was made for: right after a
+// resize, before the next fit, the sleeves are drawn at the size table.css gives them there.
+const sleeveFit = new CSSStyleSheet();
+document.adoptedStyleSheets = [...document.adoptedStyleSheets, sleeveFit];
+
+function holdSleeveScale(scale) {
+  if (scale === null) {
+    sleeveFit.replaceSync("");
+    return;
+  }
+  const near = (name, size) => `(min-${name}: ${size - 0.5}px) and (max-${name}: ${size + 0.5}px)`;
+  sleeveFit.replaceSync(
+    `@media ${near("width", innerWidth)} and ${near("height", innerHeight)} {` +
+      ` #records { --sleeve-scale: ${scale.toFixed(4)}; } }`,
+  );
+}
 
 /**
  * Makes the sleeves smaller when what is under them (a title on two lines, a row of many discs,
@@ -1091,19 +1107,18 @@ const LEAST_SLEEVE = 0.55; // the smallest share of their size fitRecords draws 
  */
 function fitRecords() {
   const holder = $("#records");
-  holder.style.removeProperty("--sleeve-scale");
+  holdSleeveScale(null);
   const records = [...holder.children];
-  const full = records[0]?.offsetWidth ?? 0; // the sleeves' width as table.css gives it
+  const sleeve = records[0]?.querySelector(".sleeve-wrap");
+  const full = sleeve?.offsetWidth ?? 0; // the sleeves' width as table.css gives it
   for (let tries = 0; tries < 6 && full; tries += 1) {
     tuckTieBreaks(holder);
     // The sleeves' holder is their offset parent (table.css): layout positions, before transforms.
     const bottom = Math.max(...records.map((record) => record.offsetTop + record.offsetHeight));
     const over = bottom + 4 - holder.clientHeight; // and a little air above the seats
-    const width = records[0].offsetWidth;
+    const width = sleeve.offsetWidth;
     if (over <= 0.5 || width <= LEAST_SLEEVE * full) return;
-    // A share of the width table.css gives, so that it holds at once at another screen size.
-    const scale = Math.max((width - over - 1) / full, LEAST_SLEEVE);
-    holder.style.setProperty("--sleeve-scale", scale.toFixed(4));
+    holdSleeveScale(Math.max((width - over - 1) / full, LEAST_SLEEVE));
   }
   tuckTieBreaks(holder);
 }
