@@ -475,3 +475,54 @@ def test_chinese_sets_a_number_apart_from_the_words_after_it(
         }"""
     )
     assert cash == "解除乐团成员 4 的资金限制", cash
+
+
+def test_the_sheet_numbers_its_boxes_as_the_log_names_them(
+    browser: Browser, server: Server
+) -> None:
+    """The game log names places by number ("Asset box 4 → single 2 (from asset boxes 3 and 4)",
+    "Crew: Musician in slot 3"), and the sheet showed no numbers: a player had to count, and the
+    asset boxes run in a snake (the second row right to left), so counting went wrong. Each crew
+    slot, agenda box and asset box now shows in its corner the number the log gives it."""
+    phone = ServedPhone(browser, server)
+    rng = random.Random(3)
+    state = phone.game.new_state(2, 3)
+    while not (state.phase == "mark" and 0 in state.active):
+        seat = min(state.active)
+        state = phone.game.apply(state, seat, rng.choice(phone.game.legal_actions(state, seat)))
+    phone.show(state, 10)
+    page = phone.page
+    for area, prefix in (("crew", "crew"), ("agenda", "agenda"), ("assets", "assets")):
+        page.click(f'#tabs [data-tab="{area}"]')
+        boxes = page.evaluate(
+            """async ([area, prefix]) => {
+              const { placeWords } = await import("/static/records/log.js");
+              const { loadEdition } = await import("/static/records/words.js");
+              const ed = await loadEdition();
+              const shown = document.querySelectorAll(
+                `.sheet .area-${area} [data-key^="${prefix}:"]`);
+              return [...shown].map((box) => {
+                const frame = box.querySelector(".frame").getBoundingClientRect();
+                const number = box.querySelector(".box-number");
+                const at = number?.getBoundingClientRect();
+                return {
+                  key: box.dataset.key, words: placeWords(ed, box.dataset.key),
+                  number: number?.textContent ?? null,
+                  inside: Boolean(at) && at.left >= frame.left && at.right <= frame.right
+                    && at.top >= frame.top && at.bottom <= frame.bottom,
+                  x: frame.left, y: frame.top,
+                };
+              });
+            }""",
+            [area, prefix],
+        )
+        assert len(boxes) >= 8, (area, boxes)
+        for box in boxes:
+            assert box["number"] is not None, (area, box)
+            assert re.search(rf"\b{box['number']}$", box["words"]), (area, box)
+            assert box["inside"], (area, box)
+        if area == "assets":  # the snake: the first box of the second row is under the last
+            by_number = {int(box["number"]): box for box in boxes}
+            half = len(boxes) // 2
+            assert by_number[half + 1]["x"] == pytest.approx(by_number[half]["x"])
+            assert by_number[half + 1]["y"] > by_number[half]["y"]

@@ -65,6 +65,22 @@ const text = (x, y, content, attributes = {}) =>
     content,
   );
 
+/** A box's number in its top-left corner (or bottom-left: `bottom`), as the game log names it
+ * ("asset box 5", "slot 3"): the boxes are not in an order a player would count (the asset boxes
+ * run in a snake). */
+const boxNumber = (x, y, n, bottom = false) =>
+  s(
+    "text",
+    {
+      x,
+      y,
+      class: "box-number",
+      "dominant-baseline": bottom ? "alphabetic" : "hanging",
+      "aria-hidden": "true",
+    },
+    String(n),
+  );
+
 /** A bonus icon: a coloured disc with its glyph, its name as a tooltip. */
 export function bonusIcon(name, x, y, r = 11, done = false) {
   if (!name) return null;
@@ -273,6 +289,7 @@ function crewArea(ctx) {
           { "font-size": 11, fill: "#5b4a36" },
         ),
       );
+      inner.push(boxNumber(x + b + 4, y + C - b - 3, i + 1, true));
     } else {
       inner.push(
         text(x + C / 2, y + C / 2 + 2, ROLE_NAMES[slot.role], {
@@ -283,6 +300,7 @@ function crewArea(ctx) {
       );
       inner.push(bonusIcon(slot.bonus, x + C - 16, y + 16, 11));
       if (locked || lifted) inner.push(lock(x + 18, y + 18, lifted));
+      inner.push(boxNumber(x + 6, y + C - 5, i + 1, true));
     }
     const key = `crew:${i}`;
     const group = box(
@@ -439,6 +457,7 @@ function agendaArea(ctx) {
         U,
         U,
         { class: `box${done ? " ticked" : ""}` },
+        boxNumber(x + 4, y + 4, i + 1),
         done ? tick(x + U / 2, y + U / 2, U) : null,
       ),
     );
@@ -640,6 +659,7 @@ function assetsArea(ctx) {
         U,
         U,
         { class: `box${done ? " ticked" : ""}` },
+        boxNumber(x + 4, y + 4, i + 1),
         done ? tick(x + U / 2, y + U / 2, U) : null,
       ),
     );
