@@ -302,3 +302,40 @@ def test_no_sleeve_number_lies_on_its_artwork(
                 open_picks.first.tap(timeout=2000)
     assert len(seen) == 36, f"{len(seen)} sleeves seen, not 9 turns of 4"
     assert not faults, "\n".join(faults[:12])
+
+
+def test_the_lock_in_and_who_is_awaited_show_without_scrolling(
+    pages: Pages, server: Server
+) -> None:
+    """At 360x640, after a tap, "Locked in: Record 2", that the pick may change until the last
+    vote and whom the round still waits for are on the screen below the four sleeves, the page
+    not scrolled (they began at 596 px, and the rest lay under the screen's edge); so is the next
+    turn's "Tap a sleeve" with the last turn's result."""
+    code, host = new_room(server, "cooperative")
+    names = ["Ann", "Bartholomew", "Constantina"]
+    tokens = [server.call("POST", f"/api/rooms/{code}/seats", {"name": n})["token"] for n in names]
+    server.call("POST", f"/api/rooms/{code}/start", {}, host)
+    phone = pages.seat_phone(code, tokens[0], "Ann")
+    box = phone.locator("#locked")
+
+    def on_screen_under_the_sleeves() -> None:
+        phone.evaluate("window.scrollTo(0, 0)")
+        shown = box.bounding_box()
+        assert shown is not None and shown["y"] + shown["height"] <= 640, shown
+        for card in range(1, 5):
+            pick = phone.locator(f".pick[data-card='{card}']").bounding_box()
+            assert pick is not None and pick["y"] + pick["height"] <= shown["y"], (card, pick)
+
+    with socket(server, code, host) as table:
+        open_turn(table, 1)
+        tap(phone, 2, "Turn 1")
+        expect(box).to_contain_text("Bartholomew and Constantina")
+        on_screen_under_the_sleeves()
+        with contextlib.ExitStack() as stack:
+            links = [stack.enter_context(socket(server, code, t)) for t in tokens[1:]]
+            for link in links:
+                cast(link, (1, "vote", 0), 2)
+        open_turn(table, 2)
+        expect(phone.locator("#phase-title")).to_contain_text("Turn 2")
+        expect(box).to_contain_text("Last turn")
+        on_screen_under_the_sleeves()
