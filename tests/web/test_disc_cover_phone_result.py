@@ -310,7 +310,8 @@ def test_the_lock_in_and_who_is_awaited_show_without_scrolling(
     """At 360x640, after a tap, "Locked in: Record 2", that the pick may change until the last
     vote and whom the round still waits for are on the screen below the four sleeves, the page
     not scrolled (they began at 596 px, and the rest lay under the screen's edge); so is the next
-    turn's "Tap a sleeve" with the last turn's result."""
+    turn's "Tap a sleeve" with the last turn's result, and "Locked in" in a tie-break, whose
+    title and hint take two more lines."""
     code, host = new_room(server, "cooperative")
     names = ["Ann", "Bartholomew", "Constantina"]
     tokens = [server.call("POST", f"/api/rooms/{code}/seats", {"name": n})["token"] for n in names]
@@ -339,3 +340,12 @@ def test_the_lock_in_and_who_is_awaited_show_without_scrolling(
         expect(phone.locator("#phase-title")).to_contain_text("Turn 2")
         expect(box).to_contain_text("Last turn")
         on_screen_under_the_sleeves()
+        # A tie-break: its title and hint take two more lines.
+        tap(phone, 1, "Turn 2")
+        with contextlib.ExitStack() as stack:
+            links = [stack.enter_context(socket(server, code, t)) for t in tokens[1:]]
+            for link, card in zip(links, (2, 3), strict=True):
+                cast(link, (2, "vote", 0), card)
+            tap(phone, 1, "A tie! Vote again")
+            expect(box).to_contain_text("Bartholomew and Constantina")
+            on_screen_under_the_sleeves()

@@ -205,7 +205,31 @@ function render(state) {
   renderPicks(state);
   renderLocked(state);
   renderTimer();
+  fitPicks();
 }
+
+const STATUS_ROOM = 100; // px kept under the sleeves for the status box at its tallest
+const LEAST_PICKS = 240; // px: the narrowest the four sleeves' grid is drawn (sleeves of 108 px)
+
+/**
+ * On a short portrait screen, draws the four sleeves a little smaller, so that the status box
+ * under them ("Locked in" and whom the round waits for, or the last turn's result) is on the
+ * screen without scrolling, at its tallest: a tap does not change the sleeves' size, a new round
+ * with a longer title or hint (a tie-break) may. The grid is as tall as it is wide plus its tabs
+ * and gaps, so its width follows from the height left.
+ */
+function fitPicks() {
+  const picks = $("#picks");
+  picks.style.removeProperty("max-width");
+  if (innerHeight <= innerWidth || !picks.childElementCount) return;
+  const box = $("#locked");
+  const below = box.hidden ? 0 : Math.max(box.offsetHeight, STATUS_ROOM) + 12;
+  const top = picks.getBoundingClientRect().top + scrollY;
+  const wide = picks.offsetWidth;
+  const over = top + picks.offsetHeight + below - innerHeight;
+  if (over > 0) picks.style.maxWidth = `${Math.max(wide - over, LEAST_PICKS)}px`;
+}
+addEventListener("resize", fitPicks);
 
 /** A buzz and a chime when the votes are revealed, and when they tie. */
 function noticeMoments(was, now) {
