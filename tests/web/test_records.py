@@ -47,6 +47,7 @@ def phase(page: Page) -> str:
 # What a page offers now, in one round trip: its state's version and its visible choices.
 OFFER = """() => ({
   version: Number(document.body.dataset.version || -1),
+  phase: document.body.dataset.phase || "",
   acts: [...document.querySelectorAll("[data-act]")].filter((n) => n.checkVisibility())
     .map((n) => n.dataset.act),
   error: document.querySelector("#error")?.textContent || "",
@@ -59,10 +60,19 @@ MOVED = """(before) => Number(document.body.dataset.version || -1) > before.vers
   || (document.querySelector("#error")?.textContent || "") !== before.error"""
 
 
-def tap_first_legal(page: Page, option_b: bool = False, avoid: tuple[str, ...] = ()) -> bool:
+def tap_first_legal(
+    page: Page,
+    option_b: bool = False,
+    avoid: tuple[str, ...] = (),
+    phases: tuple[str, ...] = (),
+) -> bool:
     """Taps the first legal choice on the page (a card, a place, a bonus, claim), leaving the
-    choices named in ``avoid`` alone; False if there is none."""
+    choices named in ``avoid`` alone; False if there is none, or if the page is in none of
+    ``phases`` (when given: read with its choices, so that a state coming in meanwhile is not
+    played, as when another seat's last setup choice starts the draft)."""
     before = page.evaluate(OFFER)
+    if phases and before["phase"] not in phases:
+        return False
     keys = [key for key in before["acts"] if key not in avoid]
     if not keys:
         return False

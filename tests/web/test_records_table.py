@@ -31,6 +31,7 @@ from .test_records import (
 
 pytestmark = pytest.mark.browser
 
+SETUP = ("lead_singer", "keep")  # the phases before the draft: a colour, a private goal
 TABLE_800 = {"width": 1280, "height": 800}
 TABLE_1080 = {"width": 1920, "height": 1080}
 
@@ -147,7 +148,7 @@ def test_a_three_player_game_at_the_table_from_start_to_play_again(
     while phase(ann) != "pick":
         check_phone(ann, checked)
         for phone in (ann, bo):
-            tap_first_legal(phone)
+            tap_first_legal(phone, phases=SETUP)
     check_phone(ann, checked)
     cards = ann.locator(".hand [data-card]")
     first = cards.nth(0).get_attribute("data-card") or ""
@@ -505,7 +506,7 @@ def test_a_phone_keeps_its_cards_and_boxes_while_another_seat_plays(
         moved = False
         for phone in (ann, bo):
             if phase(phone) != "pick":
-                moved = tap_first_legal(phone) or moved
+                moved = tap_first_legal(phone, phases=SETUP) or moved
         if not moved:
             ann.wait_for_timeout(30)
 
