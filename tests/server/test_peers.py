@@ -99,9 +99,14 @@ def test_a_room_made_on_one_process_is_played_from_both(
         assert joined.status_code == 200, joined.text
         assert joined.json()["seat"] == i
         tokens.append(joined.json()["token"])
-    assert (
-        b.get(f"/api/rooms/{code}").json()["seats"] == a.get(f"/api/rooms/{code}").json()["seats"]
-    )
+
+    # Both processes list the same three seats (the one B seated last reaches A a moment later).
+    def seats_on(server: TestClient) -> list[dict[str, Any]]:
+        listed: list[dict[str, Any]] = server.get(f"/api/rooms/{code}").json()["seats"]
+        return listed
+
+    until(lambda: len(seats_on(a)) == 3 and seats_on(a) == seats_on(b))
+    assert [(s["seat"], s["name"]) for s in seats_on(a)] == [(i, f"P{i}") for i in range(3)]
     assert a.post(f"/api/rooms/{code}/start", headers=host(host_token)).is_success
 
     opened: list[Any] = []
