@@ -38,6 +38,7 @@ from recordroom.engine.agents import Agent
 from recordroom.games import load
 from recordroom.rl.envs import RecordRoomAEC
 from recordroom.rl.policy import Adam, CheckpointError, LearnedAgent, Policy, save
+from recordroom.simulate import play_game
 
 Sample = tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], int, int]
 """One decision: observation, mask, action index, seat."""
@@ -343,8 +344,6 @@ def plot_curve(curve: Sequence[dict[str, float]], path: Path, players: int) -> P
 
 def evaluate(checkpoint: Path, players: int, games: int, seed: int) -> dict[str, Any]:
     """The checkpoint against ``random`` and ``greedy``: ``games`` each, the seat rotating."""
-    from recordroom.simulate import play_game
-
     game = load("records")
     learned = LearnedAgent(checkpoint, seed)
     out: dict[str, Any] = {}
