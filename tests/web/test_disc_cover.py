@@ -145,8 +145,9 @@ SIZES = """() => {
   return {name: px(".seat-text b"), status: px(".seat-status"), points: px(".seat-points"),
           code: px(".room-tag .code"), banner: px("#banner"),
           sleeve: document.querySelector(".record .sleeve-art").getBoundingClientRect().width,
-          fit: parseFloat(getComputedStyle(document.querySelector(".record"))
-            .getPropertyValue("--sleeve-scale")) || 1};
+          titleLine: px(".record .sleeve-title") * 1.15,
+          titleLines: Math.max(...[...document.querySelectorAll(".record .sleeve-title")].map(
+            (title) => Math.round(title.offsetHeight / (px(".record .sleeve-title") * 1.15))))};
 }"""
 
 
@@ -317,15 +318,16 @@ def test_competitive_game_with_leader_decision_and_shared_victory(night: Players
     night.vote(2, 3)
     night.shot(table, "table-competitive-voting")
     # Readable from a sofa: at 1920x1080 names, statuses and scores are 24 px or more, the room
-    # code and the banner larger, and the sleeves large: 360 px or more as the stylesheet gives
-    # them, less what a title on two lines takes from their height (the sleeves' fit, which a
-    # deal with one of the deck's longer titles needs here), never less than 0.9 of it.
+    # code and the banner larger, and the sleeves large: 360 px or more, less the height a
+    # title's second line takes under them (the sleeves' fit; a deal with one of the deck's
+    # longer titles needs it here: 334 px).
     table.set_viewport_size({"width": 1920, "height": 1080})
     sizes = table.evaluate(SIZES)
     table.set_viewport_size({"width": 1280, "height": 720})
     assert min(sizes["name"], sizes["status"], sizes["points"]) >= 24, sizes
     assert min(sizes["code"], sizes["banner"]) > 30, sizes
-    assert sizes["sleeve"] >= 360 * sizes["fit"] - 0.5 and sizes["fit"] >= 0.9, sizes
+    assert sizes["titleLines"] <= 2, sizes
+    assert sizes["sleeve"] >= 360 - (sizes["titleLines"] - 1) * sizes["titleLine"] - 1, sizes
     night.vote(2, 2)
 
     # Turns 2 to 9: three agree (a point each) and, in turns 3 to 5, one votes apart: Bea once,
