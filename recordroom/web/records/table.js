@@ -320,6 +320,14 @@ function setBoards({ cols, shape, size }) {
   boards.style.setProperty("--board-font", `${size}px`);
 }
 
+/** Lays the table out as a tried layout says: where the goals go, the side's size, the sheets'
+ * grid, shape and size. */
+function layOut({ goals, side, ...sheets }) {
+  $("#play").dataset.goals = goals;
+  setSideFont(side);
+  setBoards(sheets);
+}
+
 // The least room a sheet of a shape needs at the smallest size, in em (width, height): fewer
 // layouts are tried (each costs a layout of the whole page).
 const LEAST = { list: [13, 24], stack: [17, 19], side: [24, 17] };
@@ -393,8 +401,7 @@ function fitTable(force = false) {
   for (const t of tries) {
     if (best && hope(t) <= score(best)) break;
     if (t.size + 1 < low) continue;
-    play.dataset.goals = t.goals;
-    setSideFont(t.side);
+    layOut(t);
     const apply = (size) => setBoards({ ...t, size });
     const from = Math.max(low, t.size);
     const size =
@@ -410,16 +417,11 @@ function fitTable(force = false) {
     best = tries
       .map((t) => ({ ...t, size: low }))
       .find((t) => {
-        play.dataset.goals = t.goals;
-        setSideFont(t.side);
-        setBoards(t);
+        layOut(t);
         return partsFit();
       });
   }
-  best ||= { ...places[0], cols: Math.min(count, 3), shape: "list column", size: low };
-  play.dataset.goals = best.goals;
-  setSideFont(best.side);
-  setBoards(best);
+  layOut(best || { ...places[0], cols: Math.min(count, 3), shape: "list column", size: low });
 }
 
 let resized = 0;
