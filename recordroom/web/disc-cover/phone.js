@@ -442,15 +442,16 @@ function renderResult(state) {
         ...timedOut,
       ];
   const you = byBot ? t("dc.phone.your_bot") : t("dc.phone.you");
-  const who = (seat) => (seat === state.seat ? you : names[seat]);
+  // A seat's name, this seat's in its own words ("you", or "your bot" where its bot chose).
+  const named = (yours) => (seat) => (seat === state.seat ? yours : names[seat]);
+  const who = named(you);
   // The last tie-break vote, shown beside the first vote of each sleeve it named (this seat's
   // called the bot's if the timer gave that round to the bot).
   const rounds = turn.tiebreak_votes.length;
   const roundByCard = rounds ? votesByCard(turn.tiebreak_votes[rounds - 1]) : null;
-  const youLast = timedOutIn(turn.turn, "tiebreak", rounds)
-    ? t("dc.phone.your_bot")
-    : t("dc.phone.you");
-  const whoLast = (seat) => (seat === state.seat ? youLast : names[seat]);
+  const whoLast = named(
+    timedOutIn(turn.turn, "tiebreak", rounds) ? t("dc.phone.your_bot") : t("dc.phone.you"),
+  );
   const how = tieLines(turn, state, who);
   box.replaceChildren(
     el(

@@ -1124,7 +1124,7 @@ function fitRecords() {
 }
 
 /**
- * Overlaps a tie-break line's discs as much as it takes to keep the line as wide as its sleeve,
+ * Overlaps a tie-break line's discs as much as it takes to keep the line as wide as its record,
  * each still showing its initials (two thirds of it); a line that is wider even so puts its tag on
  * a line of its own above the discs, whole (the sleeves then leave room for it: fitRecords).
  */
