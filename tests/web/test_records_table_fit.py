@@ -198,7 +198,7 @@ def test_a_tour_waiting_on_its_cash_restriction_shows_a_lock_readable_from_a_sof
     """When a sheet's next step on the tour is locked, its tour line ends in the lock, and the
     lock's dollar is no smaller than anything else on the table may be (SMALLEST_PX, times 1.5 at
     1920x1080, and 0.9 of the names and points however small the fit makes them), with the one
-    screen still holding everything."""
+    screen still holding everything and the lock within its line."""
     code, host, url = new_game(server, 6)
     with connect(url, open_timeout=10, close_timeout=1) as link:
         play_to_week_two(link)
@@ -210,6 +210,7 @@ def test_a_tour_waiting_on_its_cash_restriction_shows_a_lock_readable_from_a_sof
                 name = f"records-table-fit-tour-locked-{size[0]}x{size[1]}.png"
                 page.screenshot(path=str(screenshots / name))
             check_one_screen(page, size, 6)
+            check_inside_the_sheets(page)
             # Later in a game the fit may make the sheets smaller, down to names and points at
             # READABLE_PX: the dollar must then still be at SMALLEST_PX, so at 0.9 of them now.
             sizes = page.evaluate(SIZES)
