@@ -225,6 +225,10 @@ class Hub:
 
     async def again(self, old: Room) -> Room:
         """A new game with the same players: same game, options, music, seats and tokens."""
+        if old.status != "over" and old.shared:
+            # Another process may have stored the game's last action a moment before this one
+            # heard of it (the table saw the end there): read what the store holds first.
+            await old.follow()
         if old.status != "over":
             raise ServerError(ErrorCode.ROOM_NOT_OVER, "a new game starts once this one is over")
         room = Room(

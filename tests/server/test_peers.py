@@ -189,6 +189,47 @@ def test_an_action_that_lost_its_index_is_checked_again_against_the_winner(
             context.__exit__(None, None, None)
 
 
+def test_play_again_on_a_process_that_has_not_heard_of_the_end_yet(
+    shared: Callable[..., TestClient],
+) -> None:
+    """The table saw the game end on A; its "play again" reaches B (another connection, another
+    process) before B heard of the last action. B reads the store and starts the new game; it
+    does not answer ``room/not_over`` for a game that is over."""
+    a, b = shared(), shared()
+    made = a.post("/api/rooms", json={"game": TOY_NAME, "options": {"rounds": 1}}).json()
+    code, host_token = made["code"], made["host_token"]
+    tokens = [a.post(f"/api/rooms/{code}/seats", json={"name": n}).json()["token"] for n in "xy"]
+    assert a.post(f"/api/rooms/{code}/start", headers=host(host_token)).is_success
+    until(lambda: b.get(f"/api/rooms/{code}").json()["status"] == "playing")
+    hub_of(b).peers._hear = lambda heard: None  # type: ignore[attr-defined]  # B hears nothing
+    opened: list[Any] = []
+    try:
+        phones = [open_socket(a, code, t, opened) for t in tokens]
+        for version in range(2):
+            states = [recv_version(phone, version) for phone in phones]
+            seat = next(i for i, state in enumerate(states) if state["legal_actions"])
+            action = states[seat]["legal_actions"][0]
+            phones[seat].send({"type": "act", "version": version, "action": action})
+        assert recv_version(phones[0], 2)["status"] == "over"
+        assert hub_of(b).rooms[code].status == "playing"  # B has not heard
+
+        answer = b.post(f"/api/rooms/{code}/again", headers=host(host_token))
+        assert answer.status_code == 200, answer.text
+        new = answer.json()["code"]
+        assert new != code
+        for phone in phones:  # A's phones are told of the new game
+            while (message := phone.recv())["type"] != "again":
+                pass
+            assert message["code"] == new
+        started = a.get(f"/api/rooms/{new}").json()
+        assert started["status"] == "playing"
+        assert [s["name"] for s in started["seats"]] == ["x", "y"]
+        assert b.get(f"/api/rooms/{code}").json()["status"] == "over"
+    finally:
+        for context in opened:
+            context.__exit__(None, None, None)
+
+
 def test_one_process_drives_a_rooms_bots_and_another_takes_over_when_it_stops(
     shared: Callable[..., TestClient],
 ) -> None:
