@@ -69,7 +69,11 @@ class Hub:
         self.store: Store = store if isinstance(store, Writer) else Writer(store)
         """Every write goes through this one writer (see :mod:`recordroom.server.writer`)."""
         self._creating: set[str] = set()
+        """Codes of rooms being stored right now (not yet in ``rooms``)."""
         self.set_aside: dict[str, str] = {}
+        """Stored rooms that could not be rebuilt at start: code -> why."""
+        self._playing_again: dict[str, asyncio.Future[Room]] = {}
+        """Finished rooms whose next game is being made now, by code (see :meth:`again`)."""
         self.max_rooms = MAX_ROOMS
         """At most this many rooms are served; ``room/limit`` beyond."""
         self.lobby_idle = LOBBY_IDLE
@@ -77,8 +81,6 @@ class Hub:
         self.finished_age = FINISHED_AGE
         """Seconds after which a finished game is deleted."""
         self._sweeper: asyncio.Task[None] | None = None
-        """Stored rooms that could not be rebuilt at start: code -> why."""
-        """Codes of rooms being stored right now (not yet in ``rooms``)."""
         self.jukebox = jukebox
         self.senses = senses
         self.default_options = default_options or {}
@@ -224,13 +226,34 @@ class Hub:
         )
 
     async def again(self, old: Room) -> Room:
-        """A new game with the same players: same game, options, music, seats and tokens."""
-        if old.status != "over" and old.shared:
-            # Another process may have stored the game's last action a moment before this one
-            # heard of it (the table saw the end there): read what the store holds first.
+        """A new game with the same players: same game, options, music, seats and tokens.
+
+        Asked again for the same finished room (a second press, a retry, the same request
+        meanwhile), it answers the new game made the first time while that room is served: a
+        game is followed by one game, not by one per press.
+        """
+        making = self._playing_again.get(old.code)
+        if making is None:
+            making = asyncio.ensure_future(self._again(old))
+            self._playing_again[old.code] = making
+            making.add_done_callback(lambda done: self._made_again(old.code, done))
+        return await asyncio.shield(making)
+
+    def _made_again(self, code: str, done: asyncio.Future[Room]) -> None:
+        self._playing_again.pop(code, None)
+        if not done.cancelled():
+            done.exception()  # seen: it was given to whoever asked
+
+    async def _again(self, old: Room) -> Room:
+        if old.shared and (old.status != "over" or old.next_game is None):
+            # Another process may have stored the game's last action, or its next game, a
+            # moment before this one heard of it: read what the store holds first.
             await old.follow()
         if old.status != "over":
             raise ServerError(ErrorCode.ROOM_NOT_OVER, "a new game starts once this one is over")
+        if old.next_game is not None:
+            with contextlib.suppress(ServerError):  # deleted meanwhile: a new one is made
+                return await self.room(old.next_game)
         room = Room(
             code="",
             game_name=old.game_name,

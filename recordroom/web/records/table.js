@@ -156,10 +156,15 @@ function render(state) {
           {
             type: "button",
             id: "play-again",
-            onclick: () =>
-              api("POST", `/api/rooms/${code}/again`, undefined, hostToken).catch((e) => {
-                toast(e.message, "#host-error");
-              }),
+            onclick: (event) => {
+              const button = event.currentTarget;
+              button.disabled = true; // one request at a time (a second press answers the same)
+              api("POST", `/api/rooms/${code}/again`, undefined, hostToken)
+                .catch((e) => toast(e.message, "#host-error"))
+                .finally(() => {
+                  button.disabled = false;
+                });
+            },
           },
           t("rec.table.play_again"),
         ),
