@@ -189,30 +189,34 @@ def test_an_action_that_lost_its_index_is_checked_again_against_the_winner(
             context.__exit__(None, None, None)
 
 
-def test_play_again_on_a_process_that_has_not_heard_of_the_end_yet(
+def test_the_end_asked_of_a_process_that_has_not_heard_of_it_yet(
     shared: Callable[..., TestClient],
 ) -> None:
-    """The table saw the game end on A; its "play again" reaches B (another connection, another
-    process) before B heard of the last action. B reads the store and starts the new game; it
-    does not answer ``room/not_over`` for a game that is over."""
+    """The table saw a Disc Cover game end on A; its mosaic download and its "play again"
+    reach B (other connections, another process) before B heard of the last action. B reads the
+    store first: the mosaic and the new game, not ``room/not_over`` for a game that is over."""
     a, b = shared(), shared()
-    made = a.post("/api/rooms", json={"game": TOY_NAME, "options": {"rounds": 1}}).json()
+    made = a.post("/api/rooms", json={"game": "disc-cover", "options": {}}).json()
     code, host_token = made["code"], made["host_token"]
-    tokens = [a.post(f"/api/rooms/{code}/seats", json={"name": n}).json()["token"] for n in "xy"]
+    names = ["Ann", "Bo", "Cy"]
+    tokens = [a.post(f"/api/rooms/{code}/seats", json={"name": n}).json()["token"] for n in names]
     assert a.post(f"/api/rooms/{code}/start", headers=host(host_token)).is_success
     until(lambda: b.get(f"/api/rooms/{code}").json()["status"] == "playing")
     hub_of(b).peers._hear = lambda heard: None  # type: ignore[attr-defined]  # B hears nothing
     opened: list[Any] = []
     try:
         phones = [open_socket(a, code, t, opened) for t in tokens]
-        for version in range(2):
-            states = [recv_version(phone, version) for phone in phones]
+        version = 0
+        while (states := [recv_version(p, version) for p in phones])[0]["status"] != "over":
             seat = next(i for i, state in enumerate(states) if state["legal_actions"])
             action = states[seat]["legal_actions"][0]
             phones[seat].send({"type": "act", "version": version, "action": action})
-        assert recv_version(phones[0], 2)["status"] == "over"
+            version += 1
         assert hub_of(b).rooms[code].status == "playing"  # B has not heard
 
+        mosaic = b.get(f"/api/rooms/{code}/mosaic.png")
+        assert mosaic.status_code == 200, mosaic.text
+        assert mosaic.headers["content-type"] == "image/png"
         answer = b.post(f"/api/rooms/{code}/again", headers=host(host_token))
         assert answer.status_code == 200, answer.text
         new = answer.json()["code"]
@@ -223,7 +227,7 @@ def test_play_again_on_a_process_that_has_not_heard_of_the_end_yet(
             assert message["code"] == new
         started = a.get(f"/api/rooms/{new}").json()
         assert started["status"] == "playing"
-        assert [s["name"] for s in started["seats"]] == ["x", "y"]
+        assert [s["name"] for s in started["seats"]] == names
         assert b.get(f"/api/rooms/{code}").json()["status"] == "over"
     finally:
         for context in opened:
