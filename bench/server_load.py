@@ -3,7 +3,7 @@
 Usage::
 
     python bench/server_load.py [--rooms 100] [--seconds 15] [--open-rooms 400 --every 2.0]
-                                [--workers 2] [--connections N]
+                                [--workers 2] [--connections N] [--game records]
 
 It starts, one after the other, two servers on 127.0.0.1:
 
@@ -13,7 +13,8 @@ It starts, one after the other, two servers on 127.0.0.1:
   clients in memory and, for each message of a seat, sends a new version of a room state of the
   same size to every socket of the room, without checking or storing anything.
 
-Each room is 5 seats and the table (6 sockets). Each room's sockets connect from their own
+The real server's rooms play Disc Cover (``--game records``: Draft & Write Records, whose
+state messages are about five times longer). Each room is 5 seats and the table (6 sockets). Each room's sockets connect from their own
 loopback address (127.0.1.2 and up), so the server's per-address limits apply per room as they
 would per phone. Two scenarios are run against each server:
 
@@ -65,6 +66,7 @@ SEATS = 5
 STATS: collections.Counter[str] = collections.Counter()
 """Actions not counted: refused by the server, timed out, or no seat could act."""
 GAME = "disc-cover"
+"""The real server's game unless ``--game`` says otherwise."""
 STATE_BYTES = 2700
 """About the length of the real server's Disc Cover state message here; the bare server's are
 made as long."""
@@ -357,9 +359,10 @@ async def post(
 class Target:
     """How the load generator speaks to a server (the real one, or the bare one)."""
 
-    def __init__(self, port: int, bare: bool) -> None:
+    def __init__(self, port: int, bare: bool, game: str = GAME) -> None:
         self.port = port
         self.bare = bare
+        self.game = game
 
     async def post(
         self, number: int, path: str, body: Any = None, token: str = ""
@@ -375,7 +378,7 @@ class Target:
             code = (await self.post(number, "/rooms"))["code"]
             room = Room(number, code, "", [""] * SEATS)
         else:
-            created = await self.post(number, "/api/rooms", {"game": GAME})
+            created = await self.post(number, "/api/rooms", {"game": self.game})
             code, host = created["code"], created["host_token"]
             tokens = []
             for i in range(SEATS):
@@ -540,7 +543,9 @@ def report(
 async def connections(target: Target, server: Process, count: int) -> dict[str, float]:
     """``count`` sockets opened one after the other on one room, each closed once it has its
     first message (a spectator of the real server): the server's CPU per connection."""
-    code = (await target.post(0, "/rooms" if target.bare else "/api/rooms", {"game": GAME}))["code"]
+    code = (await target.post(0, "/rooms" if target.bare else "/api/rooms", {"game": target.game}))[
+        "code"
+    ]
     cpu = server.cpu()
     start = time.perf_counter()
     for i in range(count):
@@ -613,6 +618,12 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--only", choices=["real", "bare"], help="run one server only")
     parser.add_argument(
+        "--game",
+        choices=["disc-cover", "records"],
+        default=GAME,
+        help="the real server's game (default disc-cover)",
+    )
+    parser.add_argument(
         "--connections",
         type=int,
         default=0,
@@ -665,7 +676,7 @@ def main() -> int:
                 server = Process(command, port, health, also)
                 server.settle()
                 try:
-                    target = Target(port, bare=label == "bare")
+                    target = Target(port, bare=label == "bare", game=args.game)
                     name = label if redis is None else f"{args.workers} workers on Redis"
                     if args.connections:
                         results[label] = {
