@@ -98,7 +98,8 @@ async def play_again(code: str, hub: HubDep, token: HostToken) -> AgainOut:
     """(host) Once the game is over: a new game with the same players, in a new room.
 
     The seats, their tokens, the host token, the options and the music carry over; every
-    client of the old room is sent ``{"type": "again", "code": NEW}``.
+    client of the old room is sent ``{"type": "again", "code": NEW}``. Asked again for the same
+    room, it answers the same new room.
     """
     room = await hub.hosted_room(code, token)
     return AgainOut(code=(await hub.again(room)).code)
