@@ -16,7 +16,8 @@ It starts, one after the other, two servers on 127.0.0.1:
 The real server's rooms play Disc Cover (``--game records``: Draft & Write Records, whose
 state messages are about five times longer). Each room is 5 seats and the table (6 sockets).
 Each room's sockets connect from their own loopback address (127.0.1.2 and up), so the server's
-per-address limits apply per room as they would per phone. Two scenarios are run against each server:
+per-address limits apply per room as they would per phone. Two scenarios are run against each
+server:
 
 * **closed loop**: in every room, one seat that may act sends an action as soon as all six
   sockets have seen the previous one (saturation: events/s is what the server can take);

@@ -222,7 +222,7 @@ async def room_socket(websocket: WebSocket) -> None:
         return
     try:
         room = await hub.room(code)
-        role, seat = room.role_of(token)
+        role, seat = await _role_in(room, token)
     except ServerError as error:
         close = CloseCode.NOT_FOUND if error.status == 404 else CloseCode.BAD_TOKEN
         await refuse(error.code, error.message, close)
@@ -259,6 +259,20 @@ async def room_socket(websocket: WebSocket) -> None:
         connection.queue.put_nowait((None, None))
         with suppress(Exception):
             await pump
+
+
+async def _role_in(room: Room, token: str | None) -> tuple[Role, Seat | None]:
+    """Who the token makes its bearer in the room. A shared room reads the store once before it
+    refuses a token: the seat may have been taken on another process a moment ago, before this
+    one heard of it (a phone that joined there and connects here), and a refused phone forgets
+    its token."""
+    try:
+        return room.role_of(token)
+    except ServerError:
+        if not room.shared:
+            raise
+    await room.follow()
+    return room.role_of(token)
 
 
 _TOO_DEEP = object()

@@ -189,6 +189,37 @@ def test_an_action_that_lost_its_index_is_checked_again_against_the_winner(
             context.__exit__(None, None, None)
 
 
+def test_a_phone_that_joined_on_one_process_connects_to_another_that_has_not_heard_yet(
+    shared: Callable[..., TestClient],
+) -> None:
+    """Its join went to A, its socket to B (another connection: with ``--workers`` the kernel
+    picks the process), before B heard of the new seat. B reads the store before it refuses the
+    token: the phone gets its seat, not ``auth/bad_token`` (after which it would forget its
+    token and ask for a name again). A token that holds nothing is still refused."""
+    a, b = shared(), shared()
+    made = a.post("/api/rooms", json={"game": TOY_NAME, "options": {}}).json()
+    code = made["code"]
+    first = a.post(f"/api/rooms/{code}/seats", json={"name": "Ann"}).json()["token"]
+    until(lambda: len(b.get(f"/api/rooms/{code}").json()["seats"]) == 1)
+    hub_of(b).peers._hear = lambda heard: None  # type: ignore[attr-defined]  # B hears nothing
+    joined = a.post(f"/api/rooms/{code}/seats", json={"name": "Bo"}).json()
+    assert joined["seat"] == 1
+    assert len(hub_of(b).rooms[code].seats) == 1  # B has not heard
+    opened: list[Any] = []
+    try:
+        phone = open_socket(b, code, joined["token"], opened)
+        state = phone.recv()
+        assert state["type"] == "state", state
+        assert (state["role"], state["seat"]) == ("seat", 1)
+        assert [s["name"] for s in state["seats"]] == ["Ann", "Bo"]
+        assert open_socket(b, code, first, opened).recv_state()["seat"] == 0
+        stranger = open_socket(b, code, "not-a-token", opened)
+        assert stranger.recv()["code"] == "auth/bad_token"
+    finally:
+        for context in opened:
+            context.__exit__(None, None, None)
+
+
 def test_the_end_asked_of_a_process_that_has_not_heard_of_it_yet(
     shared: Callable[..., TestClient],
 ) -> None:
