@@ -463,6 +463,8 @@ class RedisPeers:
                 "room %s: Redis holds %d actions, this process %d", room.code, length, room.version
             )
             raise ServerError(ErrorCode.SERVER_STORE, "the store lost actions of this room", 503)
+        if length == room.version and record.revision == room.revision:
+            return  # nothing new (a look before refusing a token): nobody is told anything
         self._quiet = room.code
         try:
             adopt(room, record)

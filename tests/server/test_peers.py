@@ -213,8 +213,14 @@ def test_a_phone_that_joined_on_one_process_connects_to_another_that_has_not_hea
         assert (state["role"], state["seat"]) == ("seat", 1)
         assert [s["name"] for s in state["seats"]] == ["Ann", "Bo"]
         assert open_socket(b, code, first, opened).recv_state()["seat"] == 0
-        stranger = open_socket(b, code, "not-a-token", opened)
-        assert stranger.recv()["code"] == "auth/bad_token"
+        assert phone.recv_state()["seats"][0]["connected"]  # told of Ann's phone
+        # A token that holds nothing, looked up in the store, changes nothing and tells the
+        # room's clients nothing (strangers cannot make a room's phones busy).
+        for _ in range(3):
+            stranger = open_socket(b, code, "not-a-token", opened)
+            assert stranger.recv()["code"] == "auth/bad_token"
+        phone.send({"type": "ping"})
+        assert phone.recv() == {"type": "pong"}
     finally:
         for context in opened:
             context.__exit__(None, None, None)
