@@ -349,3 +349,58 @@ def test_the_lock_in_and_who_is_awaited_show_without_scrolling(
             tap(phone, 1, "A tie! Vote again")
             expect(box).to_contain_text("Bartholomew and Constantina")
             on_screen_under_the_sleeves()
+
+
+# Eight seats of the longest names a seat takes (24 characters).
+LONG_NAMES = [
+    "Wilhelmina Oppenheimer-N",
+    "Bartholomew Fitzgerald J",
+    "Maximiliana Rosenkrantz",
+    "Christopher Wellington",
+    "Anastasia Vandenberghe",
+    "Konstantinos Papadopoulo",
+    "Gwendolyn Featherstoneha",
+    "Alexandrina Montgomery",
+]
+
+
+def test_a_long_wait_for_many_long_names_stays_on_a_short_screen(
+    pages: Pages, server: Server
+) -> None:
+    """Eight players, each with a 24-character name: after a tap, the box under the sleeves
+    says how many the round waits for before it names them, and the names stop at two lines, so
+    the whole box is on a 360x640 screen under the sleeves (the seven names took five lines and
+    ran 40 px under the screen's edge). A table of four still names everyone it waits for."""
+    code, host = new_room(server, "cooperative")
+    tokens = [
+        server.call("POST", f"/api/rooms/{code}/seats", {"name": n})["token"] for n in LONG_NAMES
+    ]
+    server.call("POST", f"/api/rooms/{code}/start", {}, host)
+    phone = pages.seat_phone(code, tokens[0], "Wilhelmina")
+    box = phone.locator("#locked")
+    with socket(server, code, host) as table:
+        open_turn(table, 1)
+        tap(phone, 3, "Turn 1")
+        waiting = box.locator(".waiting")
+        expect(waiting).to_contain_text("Waiting for 7 players: Bartholomew Fitzgerald J")
+        lines = waiting.evaluate(
+            "(p) => p.clientHeight / parseFloat(getComputedStyle(p).lineHeight)"
+        )
+        assert lines <= 2.05, lines
+        phone.evaluate("window.scrollTo(0, 0)")
+        shown = box.bounding_box()
+        assert shown is not None and shown["y"] + shown["height"] <= 640, shown
+        for card in range(1, 5):
+            pick = phone.locator(f".pick[data-card='{card}']").bounding_box()
+            assert pick is not None and pick["y"] + pick["height"] <= shown["y"], (card, pick)
+            assert pick["width"] >= 108, (card, pick)  # the sleeves at their smallest, no less
+
+    code, host = new_room(server, "cooperative")
+    names = ["Ann", "Bo", "Cy", "Di"]
+    tokens = [server.call("POST", f"/api/rooms/{code}/seats", {"name": n})["token"] for n in names]
+    server.call("POST", f"/api/rooms/{code}/start", {}, host)
+    phone = pages.seat_phone(code, tokens[0], "Ann")
+    with socket(server, code, host) as table:
+        open_turn(table, 1)
+        tap(phone, 2, "Turn 1")
+        expect(phone.locator("#locked .waiting")).to_have_text("Waiting for Bo, Cy and Di.")

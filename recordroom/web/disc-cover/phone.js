@@ -646,16 +646,25 @@ function renderPicks(state) {
   $("#picks").classList.toggle("has-choice", Boolean(shown) && view.phase !== "leader");
 }
 
+const WAITING_NAMED = 3; // others awaited that are named without their count first
+
 function renderLocked(state) {
   const view = state.view;
   const box = $("#locked");
   box.hidden = false;
   const waiting = view.waiting_for.filter((s) => s !== state.seat).map((s) => state.seats[s]?.name);
-  const waitText = waiting.length ? t("dc.phone.waiting_for", { names: andList(waiting) }) : "";
+  // Many long names run to many lines: the count comes first, and the names stop at two lines
+  // (.waiting), so that the box stays on a short screen under the sleeves.
+  const waitText = !waiting.length
+    ? ""
+    : waiting.length > WAITING_NAMED
+      ? t("dc.phone.waiting_for_many", { count: waiting.length, names: andList(waiting) })
+      : t("dc.phone.waiting_for", { names: andList(waiting) });
+  const waitLine = (muted) => el("p", { class: muted ? "muted waiting" : "waiting" }, waitText);
   if (view.phase === "leader") {
     box.className = "locked";
     box.replaceChildren(
-      view.leader === state.seat ? el("p", {}, t("dc.phone.tap_decide")) : el("p", {}, waitText),
+      view.leader === state.seat ? el("p", {}, t("dc.phone.tap_decide")) : waitLine(false),
     );
     return;
   }
@@ -674,7 +683,8 @@ function renderLocked(state) {
           ? t("dc.phone.locked_bot", { card: view.my_vote })
           : t("dc.phone.locked", { card: view.my_vote }),
       ),
-      el("p", { class: "muted" }, `${t("dc.phone.change_mind")} ${waitText}`),
+      el("p", { class: "muted" }, t("dc.phone.change_mind")),
+      waitText ? waitLine(true) : null,
     );
   } else {
     box.className = "locked";
