@@ -304,6 +304,20 @@ def test_no_sleeve_number_lies_on_its_artwork(
     assert not faults, "\n".join(faults[:12])
 
 
+def box_on_screen_under_the_sleeves(phone: Page) -> list[dict[str, float]]:
+    """Asserts that the phone's status box (#locked) is on its 640 px screen, the page not
+    scrolled, under all four sleeves; returns the sleeves' boxes."""
+    phone.evaluate("window.scrollTo(0, 0)")
+    shown = phone.locator("#locked").bounding_box()
+    assert shown is not None and shown["y"] + shown["height"] <= 640, shown
+    picks = []
+    for card in range(1, 5):
+        pick = phone.locator(f".pick[data-card='{card}']").bounding_box()
+        assert pick is not None and pick["y"] + pick["height"] <= shown["y"], (card, pick)
+        picks.append(dict(pick))
+    return picks
+
+
 def test_the_lock_in_and_who_is_awaited_show_without_scrolling(
     pages: Pages, server: Server
 ) -> None:
@@ -319,19 +333,11 @@ def test_the_lock_in_and_who_is_awaited_show_without_scrolling(
     phone = pages.seat_phone(code, tokens[0], "Ann")
     box = phone.locator("#locked")
 
-    def on_screen_under_the_sleeves() -> None:
-        phone.evaluate("window.scrollTo(0, 0)")
-        shown = box.bounding_box()
-        assert shown is not None and shown["y"] + shown["height"] <= 640, shown
-        for card in range(1, 5):
-            pick = phone.locator(f".pick[data-card='{card}']").bounding_box()
-            assert pick is not None and pick["y"] + pick["height"] <= shown["y"], (card, pick)
-
     with socket(server, code, host) as table:
         open_turn(table, 1)
         tap(phone, 2, "Turn 1")
         expect(box).to_contain_text("Bartholomew and Constantina")
-        on_screen_under_the_sleeves()
+        box_on_screen_under_the_sleeves(phone)
         with contextlib.ExitStack() as stack:
             links = [stack.enter_context(socket(server, code, t)) for t in tokens[1:]]
             for link in links:
@@ -339,7 +345,7 @@ def test_the_lock_in_and_who_is_awaited_show_without_scrolling(
         open_turn(table, 2)
         expect(phone.locator("#phase-title")).to_contain_text("Turn 2")
         expect(box).to_contain_text("Last turn")
-        on_screen_under_the_sleeves()
+        box_on_screen_under_the_sleeves(phone)
         # A tie-break: its title and hint take two more lines.
         tap(phone, 1, "Turn 2")
         with contextlib.ExitStack() as stack:
@@ -348,7 +354,7 @@ def test_the_lock_in_and_who_is_awaited_show_without_scrolling(
                 cast(link, (2, "vote", 0), card)
             tap(phone, 1, "A tie! Vote again")
             expect(box).to_contain_text("Bartholomew and Constantina")
-            on_screen_under_the_sleeves()
+            box_on_screen_under_the_sleeves(phone)
 
 
 # Eight seats of the longest names a seat takes (24 characters).
@@ -387,13 +393,8 @@ def test_a_long_wait_for_many_long_names_stays_on_a_short_screen(
             "(p) => p.clientHeight / parseFloat(getComputedStyle(p).lineHeight)"
         )
         assert lines <= 2.05, lines
-        phone.evaluate("window.scrollTo(0, 0)")
-        shown = box.bounding_box()
-        assert shown is not None and shown["y"] + shown["height"] <= 640, shown
-        for card in range(1, 5):
-            pick = phone.locator(f".pick[data-card='{card}']").bounding_box()
-            assert pick is not None and pick["y"] + pick["height"] <= shown["y"], (card, pick)
-            assert pick["width"] >= 108, (card, pick)  # the sleeves at their smallest, no less
+        for pick in box_on_screen_under_the_sleeves(phone):
+            assert pick["width"] >= 108, pick  # the sleeves at their smallest, no less
 
     code, host = new_room(server, "cooperative")
     names = ["Ann", "Bo", "Cy", "Di"]
