@@ -302,9 +302,10 @@ class Room:
                         await self._caught_up()
                     except ServerError as error:
                         # A shared room's checks read what this process knows of it: another
-                        # process may have changed it (a seat joined there) before its message
-                        # came. A refusal is checked once more against the store's room.
-                        if not self.shared or looked_again or error.status != 409:
+                        # process may have changed it (a seat joined or a bot added there)
+                        # before its message came. A refusal is checked once more against the
+                        # store's room.
+                        if not self.shared or looked_again or not _may_be_news(error):
                             raise
                         looked_again = True
                         await self._caught_up()
@@ -953,6 +954,12 @@ class Room:
         if self._hung_up is not None:
             self._hung_up.cancel()
             self._hung_up = None
+
+
+def _may_be_news(error: ServerError) -> bool:
+    """Whether a refusal may come from a change another process made that this one has not
+    heard of yet: a conflict with the room's state (409) or a seat it does not know yet."""
+    return error.status == 409 or error.code == ErrorCode.SEAT_NOT_FOUND
 
 
 def _dumps(message: JSONDict) -> str:

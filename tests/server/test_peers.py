@@ -226,6 +226,27 @@ def test_a_phone_that_joined_on_one_process_connects_to_another_that_has_not_hea
             context.__exit__(None, None, None)
 
 
+def test_a_seat_added_on_one_process_is_known_to_a_host_call_on_another(
+    shared: Callable[..., TestClient],
+) -> None:
+    """A bot added on A, removed by a host call that reaches B before B heard of it: B reads the
+    store before it answers ``seat/not_found``. A seat nobody added is still not found."""
+    a, b = shared(), shared()
+    made = a.post("/api/rooms", json={"game": TOY_NAME, "options": {}}).json()
+    code, host_token = made["code"], made["host_token"]
+    a.post(f"/api/rooms/{code}/seats", json={"name": "me"})
+    until(lambda: len(b.get(f"/api/rooms/{code}").json()["seats"]) == 1)
+    hub_of(b).peers._hear = lambda heard: None  # type: ignore[attr-defined]  # B hears nothing
+    assert a.post(f"/api/rooms/{code}/bots", headers=host(host_token)).json()["seat"] == 1
+    assert len(hub_of(b).rooms[code].seats) == 1  # B has not heard
+
+    removed = b.delete(f"/api/rooms/{code}/seats/1", headers=host(host_token))
+    assert removed.status_code == 204, removed.text
+    assert [s["name"] for s in b.get(f"/api/rooms/{code}").json()["seats"]] == ["me"]
+    missing = b.delete(f"/api/rooms/{code}/seats/5", headers=host(host_token))
+    assert missing.status_code == 404 and missing.json()["code"] == "seat/not_found"
+
+
 def test_the_end_asked_of_a_process_that_has_not_heard_of_it_yet(
     shared: Callable[..., TestClient],
 ) -> None:
