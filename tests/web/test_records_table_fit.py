@@ -158,6 +158,38 @@ def test_the_table_in_play_fits_one_screen_readable_from_a_sofa(
             page.context.close()
 
 
+@pytest.mark.timeout(120)
+def test_a_screen_too_small_for_one_screen_scrolls_with_nothing_over_anything(
+    browser: Browser, server: Server
+) -> None:
+    """At 960x600 no layout of four sheets fits: the page scrolls down, never sideways, and the
+    goals, the log and the legend each keep a place of their own (the legend lay over the log).
+    Made larger (1280x720), the table is one screen again."""
+    code, host, url = new_game(server, 4)
+    with connect(url, open_timeout=10, close_timeout=1) as link:
+        play_to_week_two(link)
+        page = host_table(browser, server, code, host, (960, 600))
+        try:
+            layout = page.evaluate(LAYOUT)
+            assert layout["scrollWidth"] <= layout["width"] + 1, layout["scrollWidth"]
+            parts = layout["parts"]
+            names = sorted(parts)
+            overlapping = [
+                (a, b)
+                for i, a in enumerate(names)
+                for b in names[i + 1 :]
+                if overlap(parts[a], parts[b])
+            ]
+            assert not overlapping, f"one over another: {overlapping}"
+            assert parts["legend"]["top"] >= parts["log"]["bottom"] - 0.5, parts
+            page.set_viewport_size({"width": 1280, "height": 720})
+            page.wait_for_function("!document.querySelector('#play').classList.contains('crowded')")
+            page.wait_for_timeout(400)  # the resize's fit runs once the window is still
+            check_one_screen(page, (1280, 720), 4)
+        finally:
+            page.context.close()
+
+
 def new_game(server: Server, players: int) -> tuple[str, str, str]:
     """A started room of Annabel and bots: its code, host token and the address of Annabel's
     socket."""

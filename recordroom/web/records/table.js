@@ -344,6 +344,7 @@ function fitTable(force = false) {
   play.classList.toggle("fit", on);
   fitWaiting(on); // whom the table waits for, in the words that fit the chips' line
   if (!on) {
+    play.classList.remove("crowded");
     for (const name of ["--board-font", "--cols"]) boards.style.removeProperty(name);
     $(".table-side").style.removeProperty("--side-font");
     for (const node of [play, boards])
@@ -367,6 +368,7 @@ function fitTable(force = false) {
     }
   }
   fitted = key;
+  play.classList.remove("crowded"); // every layout is tried on one screen's height
   // The goals beside the sheets or above them: the side's size, and the sheets' room, for each.
   setBoards({ cols: Math.min(count, 3), shape: SHAPES[0], size: low });
   const places = ["side", "top"].map((goals) => {
@@ -417,6 +419,7 @@ function fitTable(force = false) {
   // Nothing fits (a small screen, many players): the smallest sizes, and the page scrolls; the
   // sheets in the best of the layouts tried whose every part still fits its sheet at that size,
   // else in the narrowest shape (never a wide one squeezed into a narrow cell).
+  const crowded = !best;
   if (!best) {
     fitted = `${key} and nothing fits`;
     best = tries
@@ -427,6 +430,9 @@ function fitTable(force = false) {
       });
   }
   layOut(best || { ...places[0], cols: Math.min(count, 3), shape: "list column", size: low });
+  // Where nothing fits, the page grows past the screen rather than the log and the legend
+  // sharing a place in the side column.
+  play.classList.toggle("crowded", crowded);
 }
 
 let resized = 0;
