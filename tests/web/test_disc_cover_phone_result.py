@@ -376,7 +376,8 @@ def test_a_long_wait_for_many_long_names_stays_on_a_short_screen(
     """Eight players, each with a 24-character name: after a tap, the box under the sleeves
     says how many the round waits for before it names them, and the names stop at two lines, so
     the whole box is on a 360x640 screen under the sleeves (the seven names took five lines and
-    ran 40 px under the screen's edge). A table of four still names everyone it waits for."""
+    ran 40 px under the screen's edge). A table of four names everyone it waits for when the
+    names fit two lines, and counts them first when they do not."""
     code, host = new_room(server, "cooperative")
     tokens = [
         server.call("POST", f"/api/rooms/{code}/seats", {"name": n})["token"] for n in LONG_NAMES
@@ -396,12 +397,19 @@ def test_a_long_wait_for_many_long_names_stays_on_a_short_screen(
         for pick in box_on_screen_under_the_sleeves(phone):
             assert pick["width"] >= 108, pick  # the sleeves at their smallest, no less
 
-    code, host = new_room(server, "cooperative")
-    names = ["Ann", "Bo", "Cy", "Di"]
-    tokens = [server.call("POST", f"/api/rooms/{code}/seats", {"name": n})["token"] for n in names]
-    server.call("POST", f"/api/rooms/{code}/start", {}, host)
-    phone = pages.seat_phone(code, tokens[0], "Ann")
-    with socket(server, code, host) as table:
-        open_turn(table, 1)
-        tap(phone, 2, "Turn 1")
-        expect(phone.locator("#locked .waiting")).to_have_text("Waiting for Bo, Cy and Di.")
+    # Four players: three short names are named whole; three long ones are counted first.
+    for names, said in [
+        (["Ann", "Bo", "Cy", "Di"], "Waiting for Bo, Cy and Di."),
+        (LONG_NAMES[:4], "Waiting for 3 players: Bartholomew Fitzgerald J"),
+    ]:
+        code, host = new_room(server, "cooperative")
+        tokens = [
+            server.call("POST", f"/api/rooms/{code}/seats", {"name": n})["token"] for n in names
+        ]
+        server.call("POST", f"/api/rooms/{code}/start", {}, host)
+        phone = pages.seat_phone(code, tokens[0], names[0])
+        with socket(server, code, host) as table:
+            open_turn(table, 1)
+            tap(phone, 2, "Turn 1")
+            expect(phone.locator("#locked .waiting")).to_contain_text(said)
+            box_on_screen_under_the_sleeves(phone)

@@ -646,26 +646,19 @@ function renderPicks(state) {
   $("#picks").classList.toggle("has-choice", Boolean(shown) && view.phase !== "leader");
 }
 
-const WAITING_NAMED = 3; // others awaited that are named without their count first
-
 function renderLocked(state) {
   const view = state.view;
   const box = $("#locked");
   box.hidden = false;
   const waiting = view.waiting_for.filter((s) => s !== state.seat).map((s) => state.seats[s]?.name);
-  // Many long names run to many lines: the count comes first, and the names stop at two lines
-  // (.waiting), so that the box stays on a short screen under the sleeves.
-  const waitText = !waiting.length
-    ? ""
-    : waiting.length > WAITING_NAMED
-      ? t("dc.phone.waiting_for_many", { count: waiting.length, names: andList(waiting) })
-      : t("dc.phone.waiting_for", { names: andList(waiting) });
+  const waitText = waiting.length ? t("dc.phone.waiting_for", { names: andList(waiting) }) : "";
   const waitLine = (muted) => el("p", { class: muted ? "muted waiting" : "waiting" }, waitText);
   if (view.phase === "leader") {
     box.className = "locked";
     box.replaceChildren(
       view.leader === state.seat ? el("p", {}, t("dc.phone.tap_decide")) : waitLine(false),
     );
+    countIfCut(box, waiting);
     return;
   }
   const wish = wished();
@@ -686,10 +679,23 @@ function renderLocked(state) {
       el("p", { class: "muted" }, t("dc.phone.change_mind")),
       waitText ? waitLine(true) : null,
     );
+    countIfCut(box, waiting);
   } else {
     box.className = "locked";
     box.replaceChildren(el("p", {}, t("dc.phone.tap_lock")), lastTurn(state));
   }
+}
+
+/**
+ * Whom the round waits for stops at two lines (.waiting), so that the box stays on a short screen
+ * under the sleeves: where the names run past them (many players, long names), the count comes
+ * first ("Waiting for 7 players: …"), so that the line still says how many.
+ */
+function countIfCut(box, waiting) {
+  const line = box.querySelector(".waiting");
+  if (!line || line.scrollHeight <= line.clientHeight + 1) return;
+  const names = andList(waiting);
+  line.textContent = t("dc.phone.waiting_for_many", { count: waiting.length, names });
 }
 
 function lockIcon() {
