@@ -245,10 +245,9 @@ class Hub:
             done.exception()  # seen: it was given to whoever asked
 
     async def _again(self, old: Room) -> Room:
-        if old.shared and (old.status != "over" or old.next_game is None):
-            # Another process may have stored the game's last action, or its next game, a
-            # moment before this one heard of it: read what the store holds first.
-            await old.follow()
+        if old.status != "over" or old.next_game is None:
+            # Another process may have stored the game's last action, or its next game.
+            await old.look_again()
         if old.status != "over":
             raise ServerError(ErrorCode.ROOM_NOT_OVER, "a new game starts once this one is over")
         if old.next_game is not None:

@@ -354,6 +354,14 @@ class Room:
         async with self._acting:
             await self._caught_up()
 
+    async def look_again(self) -> None:
+        """Before this process refuses or answers a request about the room: a shared room is
+        brought up to what the store holds (another process may have changed it a moment before
+        this one heard; a look that finds nothing new tells nobody). A room of one process has
+        nothing to look at."""
+        if self.shared:
+            await self.follow()
+
     async def _save_seats(self, seats: list[SeatSlot]) -> None:
         await self._commit(SaveSeats(self.code, [s.record() for s in seats]))
 

@@ -262,16 +262,12 @@ async def room_socket(websocket: WebSocket) -> None:
 
 
 async def _role_in(room: Room, token: str | None) -> tuple[Role, Seat | None]:
-    """Who the token makes its bearer in the room. A shared room reads the store once before it
-    refuses a token: the seat may have been taken on another process a moment ago, before this
-    one heard of it (a phone that joined there and connects here), and a refused phone forgets
-    its token."""
-    try:
+    """Who the token makes its bearer in the room, looked at again before a token is refused: the
+    seat may have been taken on another process a moment ago (a phone that joined there and
+    connects here), and a refused phone forgets its token."""
+    with suppress(ServerError):
         return room.role_of(token)
-    except ServerError:
-        if not room.shared:
-            raise
-    await room.follow()
+    await room.look_again()
     return room.role_of(token)
 
 

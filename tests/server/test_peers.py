@@ -59,6 +59,12 @@ def hub_of(client: TestClient) -> Hub:
     return hub
 
 
+def deafen(client: TestClient) -> None:
+    """The server hears nothing more from the others: its rooms stay as they are until a change
+    of its own, or a look at the store, brings them up to date."""
+    hub_of(client).peers._hear = lambda heard: None  # type: ignore[attr-defined]
+
+
 def until(check: Callable[[], Any], seconds: float = WAIT) -> Any:
     deadline = time.monotonic() + seconds
     while True:
@@ -148,7 +154,7 @@ def test_an_action_that_lost_its_index_is_checked_again_against_the_winner(
     assert a.post(f"/api/rooms/{code}/start", headers=host(host_token)).is_success
     until(lambda: b.get(f"/api/rooms/{code}").json()["status"] == "playing")
     # B hears nothing from now on: its room stays at version 0 until an action of its own.
-    hub_of(b).peers._hear = lambda heard: None  # type: ignore[attr-defined]
+    deafen(b)
     opened: list[Any] = []
     try:
         on_a = [open_socket(a, code, t, opened) for t in tokens]
@@ -201,7 +207,7 @@ def test_a_phone_that_joined_on_one_process_connects_to_another_that_has_not_hea
     code = made["code"]
     first = a.post(f"/api/rooms/{code}/seats", json={"name": "Ann"}).json()["token"]
     until(lambda: len(b.get(f"/api/rooms/{code}").json()["seats"]) == 1)
-    hub_of(b).peers._hear = lambda heard: None  # type: ignore[attr-defined]  # B hears nothing
+    deafen(b)
     joined = a.post(f"/api/rooms/{code}/seats", json={"name": "Bo"}).json()
     assert joined["seat"] == 1
     assert len(hub_of(b).rooms[code].seats) == 1  # B has not heard
@@ -236,7 +242,7 @@ def test_a_seat_added_on_one_process_is_known_to_a_host_call_on_another(
     code, host_token = made["code"], made["host_token"]
     a.post(f"/api/rooms/{code}/seats", json={"name": "me"})
     until(lambda: len(b.get(f"/api/rooms/{code}").json()["seats"]) == 1)
-    hub_of(b).peers._hear = lambda heard: None  # type: ignore[attr-defined]  # B hears nothing
+    deafen(b)
     assert a.post(f"/api/rooms/{code}/bots", headers=host(host_token)).json()["seat"] == 1
     assert len(hub_of(b).rooms[code].seats) == 1  # B has not heard
 
@@ -260,7 +266,7 @@ def test_the_end_asked_of_a_process_that_has_not_heard_of_it_yet(
     tokens = [a.post(f"/api/rooms/{code}/seats", json={"name": n}).json()["token"] for n in names]
     assert a.post(f"/api/rooms/{code}/start", headers=host(host_token)).is_success
     until(lambda: b.get(f"/api/rooms/{code}").json()["status"] == "playing")
-    hub_of(b).peers._hear = lambda heard: None  # type: ignore[attr-defined]  # B hears nothing
+    deafen(b)
     opened: list[Any] = []
     try:
         phones = [open_socket(a, code, t, opened) for t in tokens]
@@ -496,7 +502,7 @@ def test_a_start_on_a_process_that_has_not_yet_heard_of_the_seats_joined_on_the_
     a, b = shared(), shared()
     made = a.post("/api/rooms", json={"game": "disc-cover", "options": {}}).json()
     code, host_token = made["code"], made["host_token"]
-    hub_of(a).peers._hear = lambda heard: None  # type: ignore[attr-defined]  # A hears nothing
+    deafen(a)
     for name in "xyz":
         assert b.post(f"/api/rooms/{code}/seats", json={"name": name}).status_code == 200
     assert len(hub_of(a).rooms[code].seats) == 0

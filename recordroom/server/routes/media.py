@@ -72,10 +72,8 @@ async def room_mosaic(code: str, hub: HubDep, request: Request, services: Servic
     """The 3 x 3 mosaic of a finished game that has one (Disc Cover): the sleeves with their
     points, then the score and tier (or the ranking), the players' names and the date."""
     room = await hub.room(code)
-    if room.status != "over" and room.shared:
-        # Another process may have stored the game's last action a moment before this one
-        # heard of it (the table that asks saw the end there): read what the store holds first.
-        await room.follow()
+    if room.status != "over":
+        await room.look_again()  # the table that asks may have seen the end on another process
     if room.status != "over" or not isinstance(room.result, dict):
         raise ServerError(ErrorCode.ROOM_NOT_OVER, "the mosaic is ready once the game is over")
     entries = room.result.get("mosaic")
