@@ -101,7 +101,12 @@ class RecordRoom(FastAPI):
                 scope["app"] = self
                 scope["path_params"] = {"code": code}
                 scope[RAW_SEND] = send
-                await room_socket(WebSocket(scope, receive, send))
+                try:
+                    await room_socket(WebSocket(scope, receive, send))
+                finally:
+                    # The server's protocol holds the scope, and the send is the protocol's:
+                    # left there, the two would wait for the garbage collector.
+                    del scope[RAW_SEND]
                 return
         await super().__call__(scope, receive, send)
 

@@ -127,9 +127,15 @@ class GuardedHttp(HttpToolsProtocol):
         super().on_message_complete()
 
     def handle_websocket_upgrade(self) -> None:
-        """A WebSocket takes over the connection (it has its own pings)."""
+        """A WebSocket takes over the connection (it has its own pings).
+
+        The parser goes with this protocol: it holds the protocol's callbacks, and the protocol
+        holds it, so the two would wait for the garbage collector once the socket is over; a
+        game's end upgrades six connections at once, and collecting them paused every room.
+        """
         self._disarm()
         super().handle_websocket_upgrade()
+        self.parser = None  # type: ignore[assignment]
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Stops the clock."""

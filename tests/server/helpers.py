@@ -10,12 +10,13 @@ import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import uvicorn
 from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
+from starlette.types import ASGIApp
 
 from recordroom import games
 from recordroom.engine.game import Game
@@ -125,16 +126,29 @@ def guarded_hello(protocol: type[GuardedHttp] = GuardedHttp) -> Iterator[int]:
     async def hello(request: object) -> PlainTextResponse:
         return PlainTextResponse("hello")
 
+    with served(Starlette(routes=[Route("/", hello)]), protocol, lifespan="off") as port:
+        yield port
+
+
+@contextlib.contextmanager
+def served(
+    app: ASGIApp,
+    protocol: type[GuardedHttp] = GuardedHttp,
+    lifespan: Literal["auto", "on", "off"] = "on",
+) -> Iterator[int]:
+    """``app`` served by uvicorn behind ``protocol`` (as ``recordroom serve`` does) in a thread
+    on a free 127.0.0.1 port; gives the port and stops the server afterwards."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
     config = uvicorn.Config(
-        Starlette(routes=[Route("/", hello)]),
+        app,
         host="127.0.0.1",
         port=port,
         http=protocol,
+        ws_per_message_deflate=False,
         log_config=None,
-        lifespan="off",
+        lifespan=lifespan,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
