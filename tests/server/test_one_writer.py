@@ -297,3 +297,23 @@ def test_a_group_reaches_the_event_loop_in_one_hand_over(tmp_path: Path) -> None
     assert groups <= 3
     # One wake-up of the loop per group (plus the first room's), not one per job.
     assert wake_ups <= groups + 1
+
+
+def test_a_group_of_actions_is_one_call_into_sqlite(tmp_path: Path) -> None:
+    # Every call into SQLite lets go of the interpreter's lock, and the writer's thread must win
+    # it back from the busy event loop, which waits meanwhile: a group of actions (what a busy
+    # night is made of) is one statement, its own transaction, not a BEGIN, an INSERT and a
+    # COMMIT.
+    store = SqliteStore(tmp_path / "rooms.sqlite3")
+    store.create_room(RoomRecord("R001", TOY_NAME, {}, 1, "host", "playing", []))
+    statements: list[str] = []
+    store._db.set_trace_callback(statements.append)
+    group: list[Sequence[Write]] = [
+        [AppendAction("R001", index, index % 2, {"type": "move", "n": index})]
+        for index in range(60)
+    ]
+    assert store.commit(group) == [None] * 60
+    store.close()
+    assert len(statements) == 1, statements
+    assert statements[0].startswith("INSERT INTO actions")
+    assert stored_logs(tmp_path / "rooms.sqlite3")["R001"] == 60
