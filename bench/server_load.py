@@ -3,7 +3,7 @@
 Usage::
 
     python bench/server_load.py [--rooms 100] [--seconds 15] [--open-rooms 400 --every 2.0]
-                                [--workers 2] [--connections N] [--game records]
+                                [--workers 2] [--connections N] [--game records] [--rounds 3]
 
 It starts, one after the other, two servers on 127.0.0.1:
 
@@ -31,6 +31,10 @@ its Redis; the closed loop's events/s are then compared with the one SQLite proc
 For each it prints events/s, the p50/p99 latency from sending an action to every socket of the
 room holding the new version, the server's CPU time per event (from /proc) and the load
 generator's own CPU time per event (on a machine of few cores, it competes with the server).
+
+With ``--rounds N``, the whole sequence (each server in turn) runs N times, and the closed loop's
+ratio of each round is printed, then their median: the machine's speed drifts by a quarter from
+minute to minute, and alternating the two servers gives each the same share of the drift.
 
 With ``--connections N``, neither scenario runs: each server gets N sockets opened one after the
 other on one room (a spectator, on the real server), each closed once it has its first message,
@@ -609,6 +613,79 @@ async def run_one(
     return results
 
 
+def one_round(args: argparse.Namespace, data: Path) -> dict[str, dict[str, dict[str, float]]]:
+    """Each server of the command in turn, its scenarios run: the figures by server."""
+    results: dict[str, dict[str, dict[str, float]]] = {}
+    data.mkdir(parents=True)
+    labels = [label for label in ("bare", "real") if not args.only or args.only == label]
+    if args.workers:
+        labels.append("workers")
+    for label in labels:
+        port = free_port()
+        redis: Redis | None = None
+        if label == "bare":
+            command = [sys.executable, __file__, "--bare", "--port", str(port)]
+            health = "/health"
+        else:
+            command = [sys.executable, "-m", "recordroom", "serve", "--host", "127.0.0.1"]
+            command += ["--port", str(port), "--data-dir", str(data / label), "--no-qr"]
+            command += ["--bot-delay", "0", "--open-after", "0", "--log-level", "warning"]
+            health = "/api/health"
+            if label == "workers":
+                (data / "redis").mkdir()
+                redis = Redis(data / "redis")
+                command += ["--store", f"redis://127.0.0.1:{redis.port}/0"]
+                command += ["--workers", str(args.workers)]
+        also = () if redis is None else (redis.process.pid,)
+        try:
+            server = Process(command, port, health, also)
+            server.settle()
+            try:
+                target = Target(port, bare=label == "bare", game=args.game)
+                name = label if redis is None else f"{args.workers} workers on Redis"
+                if args.connections:
+                    results[label] = {
+                        "connections": asyncio.run(connections(target, server, args.connections))
+                    }
+                    continue
+                results[label] = asyncio.run(run_one(name, server, target, args))
+            finally:
+                server.stop()
+        finally:
+            if redis is not None:
+                redis.stop()
+    return results
+
+
+def print_ratios(args: argparse.Namespace, results: dict[str, dict[str, dict[str, float]]]) -> None:
+    """The ratios of one round's servers."""
+    if args.connections:
+        if "bare" in results and "real" in results:
+            bare = results["bare"]["connections"]["cpu_ms_per_connection"]
+            real = results["real"]["connections"]["cpu_ms_per_connection"]
+            print(f"connections: server CPU per connection, real / bare = {real / bare:.2f}")
+        return
+    if "real" in results and "workers" in results:
+        ratio = (
+            results["workers"]["closed"]["events_per_s"] / results["real"]["closed"]["events_per_s"]
+        )
+        print(
+            f"closed loop: {args.workers} workers on Redis do {ratio:.2f} x the events/s of one "
+            "SQLite process"
+        )
+    if "bare" in results and "real" in results:
+        ratio = (
+            results["real"]["closed"]["events_per_s"] / results["bare"]["closed"]["events_per_s"]
+        )
+        print(f"closed loop: the real server does {ratio:.2f} x the bare server's events/s")
+        cpu = results["bare"]["closed"]["cpu_ms_per_event"] / max(
+            results["real"]["closed"]["cpu_ms_per_event"], 1e-9
+        )
+        # The figure a loaded machine disturbs least: where the server's CPU is what limits it,
+        # the events/s ratio tends to this one.
+        print(f"closed loop: server CPU per event, bare / real = {cpu:.2f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rooms", type=int, default=100, help="rooms in the closed loop")
@@ -638,6 +715,13 @@ def main() -> int:
         help="also run `recordroom serve --workers N` on a Redis store (started here, "
         "appendfsync always) after the others, and compare it with the one SQLite process",
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="run the servers in turn this many times (the machine's speed drifts from minute "
+        "to minute): each round's closed-loop ratio is printed, then their median",
+    )
     args = parser.parse_args()
     if args.bare:
         import uvicorn
@@ -650,75 +734,26 @@ def main() -> int:
         uvloop.install()
     except ImportError:
         pass
-    results: dict[str, dict[str, dict[str, float]]] = {}
+    rounds: list[dict[str, dict[str, dict[str, float]]]] = []
     data = Path(tempfile.mkdtemp(prefix="recordroom-load-"))
     try:
-        labels = [label for label in ("bare", "real") if not args.only or args.only == label]
-        if args.workers:
-            labels.append("workers")
-        for label in labels:
-            port = free_port()
-            redis: Redis | None = None
-            if label == "bare":
-                command = [sys.executable, __file__, "--bare", "--port", str(port)]
-                health = "/health"
-            else:
-                command = [sys.executable, "-m", "recordroom", "serve", "--host", "127.0.0.1"]
-                command += ["--port", str(port), "--data-dir", str(data / label), "--no-qr"]
-                command += ["--bot-delay", "0", "--open-after", "0", "--log-level", "warning"]
-                health = "/api/health"
-                if label == "workers":
-                    (data / "redis").mkdir()
-                    redis = Redis(data / "redis")
-                    command += ["--store", f"redis://127.0.0.1:{redis.port}/0"]
-                    command += ["--workers", str(args.workers)]
-            also = () if redis is None else (redis.process.pid,)
-            try:
-                server = Process(command, port, health, also)
-                server.settle()
-                try:
-                    target = Target(port, bare=label == "bare", game=args.game)
-                    name = label if redis is None else f"{args.workers} workers on Redis"
-                    if args.connections:
-                        results[label] = {
-                            "connections": asyncio.run(
-                                connections(target, server, args.connections)
-                            )
-                        }
-                        continue
-                    results[label] = asyncio.run(run_one(name, server, target, args))
-                finally:
-                    server.stop()
-            finally:
-                if redis is not None:
-                    redis.stop()
+        for number in range(args.rounds):
+            if args.rounds > 1:
+                print(f"round {number + 1} of {args.rounds}")
+            rounds.append(one_round(args, data / f"round-{number + 1}"))
+            print_ratios(args, rounds[-1])
     finally:
         shutil.rmtree(data, ignore_errors=True)
-    if args.connections:
-        if "bare" in results and "real" in results:
-            bare = results["bare"]["connections"]["cpu_ms_per_connection"]
-            real = results["real"]["connections"]["cpu_ms_per_connection"]
-            print(f"connections: server CPU per connection, real / bare = {real / bare:.2f}")
-        return 0
-    if "real" in results and "workers" in results:
-        ratio = (
-            results["workers"]["closed"]["events_per_s"] / results["real"]["closed"]["events_per_s"]
-        )
+    if len(rounds) > 1 and all("bare" in r and "real" in r for r in rounds):
+        ratios = [
+            r["real"]["closed"]["events_per_s"] / r["bare"]["closed"]["events_per_s"]
+            for r in rounds
+        ]
+        each = ", ".join(f"{ratio:.2f}" for ratio in ratios)
         print(
-            f"closed loop: {args.workers} workers on Redis do {ratio:.2f} x the events/s of one "
-            "SQLite process"
+            f"closed loop over {len(rounds)} rounds: the real server does {each} x the bare "
+            f"server's events/s, median {statistics.median(ratios):.2f} x"
         )
-    if "bare" in results and "real" in results:
-        ratio = (
-            results["real"]["closed"]["events_per_s"] / results["bare"]["closed"]["events_per_s"]
-        )
-        print(f"closed loop: the real server does {ratio:.2f} x the bare server's events/s")
-        cpu = results["bare"]["closed"]["cpu_ms_per_event"] / max(
-            results["real"]["closed"]["cpu_ms_per_event"], 1e-9
-        )
-        # The figure a loaded machine disturbs least: where the server's CPU is what limits it,
-        # the events/s ratio tends to this one.
-        print(f"closed loop: server CPU per event, bare / real = {cpu:.2f}")
     return 0
 
 
