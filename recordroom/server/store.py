@@ -325,6 +325,25 @@ def _action_rows(
     return rows
 
 
+def _runs(jobs: Sequence[Sequence[Write]]) -> Iterator[Sequence[Sequence[Write]]]:
+    """The group's jobs in order, cut into runs: consecutive jobs that are one action each (at
+    most ``_ROWS_PER_INSERT`` to a run), and every other job alone."""
+    run: list[Sequence[Write]] = []
+    for job in jobs:
+        if len(job) == 1 and isinstance(job[0], AppendAction):
+            run.append(job)
+            if len(run) == _ROWS_PER_INSERT:
+                yield run
+                run = []
+            continue
+        if run:
+            yield run
+            run = []
+        yield [job]
+    if run:
+        yield run
+
+
 @functools.cache
 def _insert_sql(rows: int) -> str:
     """The statement that inserts ``rows`` actions."""
@@ -392,37 +411,29 @@ class SqliteStore(OneWriteShorthands):
     def commit(self, jobs: Sequence[Sequence[Write]]) -> list[Exception | None]:
         """One transaction for the group, a savepoint per job (see :meth:`Store.commit`).
 
-        A group made of actions only (what a busy night is made of) is first tried as one
-        multi-row insert: a handful of calls into SQLite for the whole group instead of three
-        per job. Each of those calls lets go of the interpreter's lock and must win it back
-        from the busy event loop, so fewer calls is what keeps a commit short under load. When
-        that insert is refused (an index already taken, a room gone), nothing of it is kept and
-        the group is committed again job by job, so each job gets its own outcome.
+        Every call into SQLite lets go of the interpreter's lock, and the writer's thread must
+        win it back from the busy event loop, which waits while it runs: a commit makes as few
+        calls as it can. A group made of actions only (what a busy night is made of), up to
+        ``_ROWS_PER_INSERT`` of them, is one multi-row insert, a transaction of its own. In any
+        other group, each run of jobs that are one action each is one insert too, and every
+        other job gets a savepoint of its own. An insert that is refused (an index already taken,
+        a room gone) keeps nothing, and its run is tried again in halves (:meth:`_write_run`),
+        so each job gets its own outcome.
         """
         rows = _action_rows(jobs)
-        if rows is not None:
+        if rows is not None and len(rows) <= _ROWS_PER_INSERT:
             try:
-                self._insert_actions(rows)
+                self._insert_rows(rows)
             except sqlite3.IntegrityError:
-                pass  # some job is refused: find out which, one savepoint each
+                pass  # some job is refused: find out which, in the group's transaction below
             else:
                 return [None] * len(jobs)
         errors: list[Exception | None] = []
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
-            for job in jobs:
-                db.execute("SAVEPOINT job")
-                try:
-                    for write in job:
-                        self._apply(write)
-                except (sqlite3.IntegrityError, StoreRefused, ValueError, TypeError) as error:
-                    db.execute("ROLLBACK TO job")
-                    db.execute("RELEASE job")
-                    errors.append(error)
-                else:
-                    db.execute("RELEASE job")
-                    errors.append(None)
+            for run in _runs(jobs):
+                errors.extend(self._write_run(run))
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
@@ -430,29 +441,43 @@ class SqliteStore(OneWriteShorthands):
             raise
         return errors
 
-    def _insert_actions(self, rows: list[tuple[str, int, int, str, float]]) -> None:
-        """Appends the rows in one transaction, a few hundred rows to a statement.
+    def _write_run(self, run: Sequence[Sequence[Write]]) -> list[Exception | None]:
+        """Writes a run of jobs inside the group's transaction; each job's outcome.
 
-        A group that fits one statement is that statement alone: one statement is a transaction
-        of its own in SQLite (all its rows or none, committed when it ends), so the group costs
-        one call into SQLite, not three with a BEGIN and a COMMIT around it.
+        A run of actions is one insert. When that insert is refused it kept nothing, and each
+        half of the run is tried again the same way, down to the refused job alone: one refused
+        action among many costs a few more statements, not one per job.
         """
-        db = self._db
-        if not rows:
-            return
-        if len(rows) <= _ROWS_PER_INSERT:
-            db.execute(_insert_sql(len(rows)), [v for row in rows for v in row])
-            return
-        db.execute("BEGIN IMMEDIATE")
+        rows = _action_rows(run)
+        if rows is None:
+            return [self._apply_job(job) for job in run]
         try:
-            for start in range(0, len(rows), _ROWS_PER_INSERT):
-                chunk = rows[start : start + _ROWS_PER_INSERT]
-                db.execute(_insert_sql(len(chunk)), [v for row in chunk for v in row])
-            db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
+            self._insert_rows(rows)
+        except sqlite3.IntegrityError as error:
+            if len(run) == 1:
+                return [error]
+            half = len(run) // 2
+            return self._write_run(run[:half]) + self._write_run(run[half:])
+        return [None] * len(run)
+
+    def _apply_job(self, job: Sequence[Write]) -> Exception | None:
+        """Writes one job of a group in a savepoint: all of it, or nothing and its error."""
+        db = self._db
+        db.execute("SAVEPOINT job")
+        try:
+            for write in job:
+                self._apply(write)
+        except (sqlite3.IntegrityError, StoreRefused, ValueError, TypeError) as error:
+            db.execute("ROLLBACK TO job")
+            db.execute("RELEASE job")
+            return error
+        db.execute("RELEASE job")
+        return None
+
+    def _insert_rows(self, rows: list[tuple[str, int, int, str, float]]) -> None:
+        """Appends up to ``_ROWS_PER_INSERT`` actions in one statement (all of them, or none)."""
+        if rows:
+            self._db.execute(_insert_sql(len(rows)), [v for row in rows for v in row])
 
     def _apply(self, write: Write) -> None:
         db = self._db

@@ -317,3 +317,32 @@ def test_a_group_of_actions_is_one_call_into_sqlite(tmp_path: Path) -> None:
     assert len(statements) == 1, statements
     assert statements[0].startswith("INSERT INTO actions")
     assert stored_logs(tmp_path / "rooms.sqlite3")["R001"] == 60
+
+
+def test_a_group_with_other_writes_inserts_its_runs_of_actions_in_one_statement_each(
+    tmp_path: Path,
+) -> None:
+    # A game's end puts a new room and a status among a busy night's actions; each job of such a
+    # group had a savepoint of its own, three calls into SQLite or more, where a run of actions
+    # is one.
+    store = SqliteStore(tmp_path / "rooms.sqlite3")
+    store.create_room(RoomRecord("R001", TOY_NAME, {}, 1, "host", "playing", []))
+    statements: list[str] = []
+    store._db.set_trace_callback(statements.append)
+    group: list[Sequence[Write]] = [
+        *([AppendAction("R001", index, 0, {"n": index})] for index in range(30)),
+        [NewRoom(RoomRecord("R002", TOY_NAME, {}, 1, "host", "playing", []))],
+        *([AppendAction("R002", index, 1, {"n": index})] for index in range(20)),
+        [AppendAction("R001", 7, 0, {"n": "taken"})],  # refused: that index is taken
+        *([AppendAction("R001", index, 0, {"n": index})] for index in range(30, 40)),
+    ]
+    errors = store.commit(group)
+    store.close()
+    assert [i for i, error in enumerate(errors) if error is not None] == [51]
+    assert stored_logs(tmp_path / "rooms.sqlite3") == {"R001": 40, "R002": 20}
+    # Two runs of actions around the new room's savepoint; the second run, refused as a whole
+    # (one of its jobs is), is tried again in halves down to that job: 11 inserts for its 31
+    # jobs, where a savepoint for each job would make 93 calls.
+    inserts = [s for s in statements if s.startswith("INSERT INTO actions")]
+    assert len(inserts) <= 12, len(inserts)
+    assert len(statements) <= 20, len(statements)
