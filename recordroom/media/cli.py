@@ -5,7 +5,8 @@
 - ``recordroom sleeves booklet FILE [--sleeves PACK]``: the Artists Booklet alone, as PDF or HTML
   by the file's suffix.
 - ``recordroom sleeves contact-sheet FILE [--thumb PX]``: every sleeve on one PNG.
-- ``recordroom sleeves check PACK``: load a pack and report its sleeves and every skipped file.
+- ``recordroom sleeves check PACK``: load a pack and report its sleeves and every skipped file;
+  exit status 1 when the pack would be refused or has no usable sleeve.
 """
 
 from __future__ import annotations
@@ -54,7 +55,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     sheet.set_defaults(run=_contact_sheet)
 
-    check = verbs.add_parser("check", help="load a custom pack and report what it holds")
+    checking = (
+        "load a custom pack and report what it holds (exit status 1 when the pack would be "
+        "refused or has no usable sleeve)"
+    )
+    check = verbs.add_parser("check", help=checking, description=checking[0].upper() + checking[1:])
     check.add_argument("folder", type=Path, metavar="PACK")
     check.set_defaults(run=_check)
 
@@ -110,6 +115,17 @@ def _check(args: argparse.Namespace) -> int:
         print(f"recordroom sleeves check: {error}", file=sys.stderr)
         return 1
     _report_problems(pack.problems)
+    if not pack.sleeves:
+        # A joining pack of nothing but bad files would serve the built-in set alone: a check
+        # that passed it would hide that none of the pictures made it.
+        print(
+            f"recordroom sleeves check: no usable sleeve in {str(args.folder)!r}; "
+            "every file was skipped (above)"
+            if pack.problems
+            else f"recordroom sleeves check: no picture in {str(args.folder)!r}",
+            file=sys.stderr,
+        )
+        return 1
     print(f"{len(pack.sleeves)} usable sleeves ({pack.mode} the built-in set)")
     for s in pack.sleeves:
         print(f"  {s.id}  {pack.sources[s.id]}: {s.title} — {s.artist}")

@@ -192,6 +192,25 @@ def test_the_sleeves_command_checks_a_pack_and_writes_a_booklet(
     assert (tmp_path / "b.html").read_text().count("<li ") == 100
 
 
+def test_the_sleeves_check_fails_a_pack_with_no_usable_sleeve(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A joining pack whose every file is bad would leave the deck as it was: the check says so
+    # and fails, whatever the mode.
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "bad.jpg").write_text("nope")
+    (pack / "notes.txt").write_text("not a picture")
+    assert main(["sleeves", "check", str(pack)]) == 1
+    said = capsys.readouterr()
+    assert "no usable sleeve" in said.err and "bad.jpg" in said.err and "notes.txt" in said.err
+    assert "usable sleeves (" not in said.out
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["sleeves", "check", str(empty)]) == 1
+    assert "no picture" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("verb", "flag", "value", "said"),
     [
