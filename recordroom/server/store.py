@@ -16,8 +16,9 @@ Nothing else writes: the server runs every write through one
 the previous commit ran as one group.
 
 :class:`SqliteStore` keeps everything in one file in the data folder, in WAL mode with
-``synchronous=FULL``: one transaction (one fsync) per group, each job in a savepoint of its own, so
-a ``kill -9`` (or a power cut) after the commit keeps every action of the group.
+``synchronous=FULL``: one transaction (one fsync) per group, each job all or nothing (a run of
+actions is one statement, any other job has a savepoint of its own), so a ``kill -9`` (or a power
+cut) after the commit keeps every action of the group.
 """
 
 from __future__ import annotations
@@ -409,7 +410,7 @@ class SqliteStore(OneWriteShorthands):
         self._db.execute("SELECT code, game, options, seed, status FROM rooms").fetchall()
 
     def commit(self, jobs: Sequence[Sequence[Write]]) -> list[Exception | None]:
-        """One transaction for the group, a savepoint per job (see :meth:`Store.commit`).
+        """One transaction for the group, each job all or nothing (see :meth:`Store.commit`).
 
         Every call into SQLite lets go of the interpreter's lock, and the writer's thread must
         win it back from the busy event loop, which waits while it runs: a commit makes as few
