@@ -326,12 +326,17 @@ def _action_rows(
     return rows
 
 
+def _one_action(job: Sequence[Write]) -> bool:
+    """Whether a job is one action and nothing else."""
+    return len(job) == 1 and isinstance(job[0], AppendAction)
+
+
 def _runs(jobs: Sequence[Sequence[Write]]) -> Iterator[Sequence[Sequence[Write]]]:
     """The group's jobs in order, cut into runs: consecutive jobs that are one action each (at
     most ``_ROWS_PER_INSERT`` to a run), and every other job alone."""
     run: list[Sequence[Write]] = []
     for job in jobs:
-        if len(job) == 1 and isinstance(job[0], AppendAction):
+        if _one_action(job):
             run.append(job)
             if len(run) == _ROWS_PER_INSERT:
                 yield run
@@ -421,8 +426,12 @@ class SqliteStore(OneWriteShorthands):
         a room gone) keeps nothing, and its run is tried again in halves (:meth:`_write_run`),
         so each job gets its own outcome.
         """
-        rows = _action_rows(jobs)
-        if rows is not None and len(rows) <= _ROWS_PER_INSERT:
+        rows = (
+            _action_rows(jobs)
+            if len(jobs) <= _ROWS_PER_INSERT and all(map(_one_action, jobs))
+            else None
+        )
+        if rows is not None:
             try:
                 self._insert_rows(rows)
             except sqlite3.IntegrityError:
