@@ -466,6 +466,7 @@ def _serve(
 
     from recordroom.media.packs import PackError
     from recordroom.server.app import Settings, create_app
+    from recordroom.server.frames import DirectTextFrames
     from recordroom.server.guard import KEEP_ALIVE_TIMEOUT, GuardedHttp, quiet_logs
 
     try:
@@ -495,6 +496,7 @@ def _serve(
         host=args.host,
         port=args.port,
         http=GuardedHttp,
+        ws=DirectTextFrames,
         ws_max_size=WS_MAX_FRAME,
         # State messages are a few KB, sent to every socket of a room on every change:
         # compressing each costs more server CPU than it saves on a local network.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import socket
@@ -135,9 +136,11 @@ def served(
     app: ASGIApp,
     protocol: type[GuardedHttp] = GuardedHttp,
     lifespan: Literal["auto", "on", "off"] = "on",
+    ws: type[asyncio.Protocol] | str = "auto",
 ) -> Iterator[int]:
     """``app`` served by uvicorn behind ``protocol`` (as ``recordroom serve`` does) in a thread
-    on a free 127.0.0.1 port; gives the port and stops the server afterwards."""
+    on a free 127.0.0.1 port, its WebSockets by ``ws``; gives the port and stops the server
+    afterwards."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
@@ -146,6 +149,7 @@ def served(
         host="127.0.0.1",
         port=port,
         http=protocol,
+        ws=ws,
         ws_per_message_deflate=False,
         log_config=None,
         lifespan=lifespan,
