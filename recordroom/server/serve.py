@@ -16,6 +16,7 @@ import io
 import math
 import os
 import socket
+import sqlite3
 import sys
 import threading
 import time
@@ -267,15 +268,10 @@ def open_store(
     if cluster and not where.startswith(("redis://", "rediss://", "unix://")):
         raise StoreError("--cluster needs a Redis store (--store redis://HOST:PORT/DB)")
     if where.startswith("sqlite:"):
-        from recordroom.server.store import SqliteStore
-
         path = Path(where.removeprefix("sqlite:"))
         if not path.name:
             raise StoreError("sqlite: needs the path of a file (sqlite:rooms.sqlite3)")
-        try:
-            return SqliteStore(path), str(path)
-        except OSError as error:
-            raise StoreError(f"cannot open {path}: {error}") from error
+        return open_sqlite(path), str(path)
     if where.startswith(("redis://", "rediss://", "unix://")):
         from recordroom.server.redis_store import RedisStore, StoreUnavailable
 
@@ -297,6 +293,17 @@ def open_store(
             raise StoreError(str(error)) from error
         return store, store.where
     raise StoreError("not a store: give sqlite:PATH or redis://HOST:PORT/DB")
+
+
+def open_sqlite(path: Path) -> Store:
+    """The SQLite file at ``path``, kept by a process of its own
+    (:class:`~recordroom.server.store_process.StoreProcess`); raises StoreError."""
+    from recordroom.server.store_process import StoreProcess
+
+    try:
+        return StoreProcess(path)
+    except (OSError, sqlite3.Error) as error:
+        raise StoreError(f"cannot open {path}: {error}") from error
 
 
 def run(args: argparse.Namespace) -> int:
@@ -370,6 +377,14 @@ def run(args: argparse.Namespace) -> int:
 
             shown = shown_url(args.store)  # never a password
             sys.stderr.write(f"recordroom serve: error: --store {shown}: {error}\n")
+            return 3
+    else:
+        from recordroom.server.settings import DB_NAME
+
+        try:
+            store = open_sqlite(args.data_dir / DB_NAME)
+        except StoreError as error:
+            sys.stderr.write(f"recordroom serve: error: --data-dir {args.data_dir}: {error}\n")
             return 3
     try:
         code = _serve(args, url, store, kept_in, running, stopped_because)

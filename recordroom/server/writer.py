@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from recordroom.server.store import DamagedRoom, OneWriteShorthands, RoomRecord, Store, Write
+from recordroom.server.store_process import StoreProcess
 
 log = logging.getLogger("recordroom.server")
 
@@ -90,8 +91,12 @@ class Writer(OneWriteShorthands):
         """Stores one job without blocking the event loop; raises the job's error.
 
         The outcomes of a group's jobs reach their event loop in one hand-over (one wake-up of
-        the loop per group, not one per job).
+        the loop per group, not one per job). A store kept by a process of its own takes the job
+        from the loop itself, and groups it there (:meth:`StoreProcess.write`).
         """
+        if isinstance(self.store, StoreProcess):
+            await self.store.write(*writes)
+            return
         loop = asyncio.get_running_loop()
         waiter: asyncio.Future[None] = loop.create_future()
         self._put(_Job(writes, None, loop, waiter))

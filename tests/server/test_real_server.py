@@ -10,6 +10,7 @@ import os
 import random
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -228,3 +229,123 @@ def test_state_messages_go_out_uncompressed_through_the_servers_own_send(server:
         assert started.is_success
         second = json.loads(table.recv(timeout=WAIT))
     assert (first["status"], second["status"]) == ("lobby", "playing")
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue  # gone meanwhile
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _holds(pid: int, path: Path) -> bool:
+    """Whether process ``pid`` has the file at ``path`` open."""
+    folder = Path(f"/proc/{pid}/fd")
+    held = set()
+    for fd in folder.iterdir():
+        try:
+            held.add(os.readlink(fd))
+        except OSError:
+            continue
+    return str(path.resolve()) in held
+
+
+def test_the_database_is_kept_by_a_process_of_the_servers_own_that_ends_with_it(
+    server: Server,
+) -> None:
+    """SQLite runs in a child of the server, not in the process of its event loop; killed with
+    the server, the child ends too, and a restart serves what it stored."""
+    assert server.process is not None
+    database = server.data_dir / "recordroom.sqlite3"
+    created = httpx.post(f"{server.url}/api/rooms", json={"game": "disc-cover"}, timeout=START_WAIT)
+    code = created.json()["code"]
+    assert httpx.post(f"{server.url}/api/rooms/{code}/seats", json={"name": "Ann"}).is_success
+    keepers = [child for child in _children(server.process.pid) if _holds(child, database)]
+    assert len(keepers) == 1
+    assert not _holds(server.process.pid, database)
+    server.kill()
+    deadline = time.monotonic() + WAIT
+    while Path(f"/proc/{keepers[0]}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not Path(f"/proc/{keepers[0]}").exists()
+    server.start()
+    room = httpx.get(f"{server.url}/api/rooms/{code}", timeout=WAIT).json()
+    assert [seat["name"] for seat in room["seats"]] == ["Ann"]
+
+
+def test_an_action_the_store_can_no_longer_keep_is_refused_and_changes_nothing(
+    server: Server,
+) -> None:
+    """The store's process is killed during a game: the next action is refused with
+    ``server/store`` (not applied, not told as done), and what was stored before stays."""
+    assert server.process is not None
+    api = httpx.Client(base_url=server.url, timeout=START_WAIT)
+    room = api.post("/api/rooms", json={"game": "disc-cover"}).json()
+    code, host = room["code"], {"Authorization": f"Bearer {room['host_token']}"}
+    tokens = [
+        api.post(f"/api/rooms/{code}/seats", json={"name": f"P{i}"}).json()["token"]
+        for i in range(3)
+    ]
+    assert api.post(f"/api/rooms/{code}/start", headers=host).is_success
+    seats = [Player(server, code, t) for t in tokens]
+    database = server.data_dir / "recordroom.sqlite3"
+    try:
+        log: list[dict[str, Any]] = []
+        for p in seats:
+            p.read_until(0)
+        play_one(seats, log, random.Random(5))
+        (keeper,) = [c for c in _children(server.process.pid) if _holds(c, database)]
+        os.kill(keeper, signal.SIGKILL)
+        seat, action = choose(seats, random.Random(6))
+        seats[seat].ws.send(json.dumps({"type": "act", "version": len(log), "action": action}))
+        refusal = json.loads(seats[seat].ws.recv(timeout=WAIT))
+        assert refusal["type"] == "error" and refusal["code"] == "server/store"
+        assert api.get(f"/api/rooms/{code}").json()["version"] == len(log)
+        assert "every write is refused until the server is restarted" in server.output.read_text()
+    finally:
+        for p in seats:
+            p.close()
+        api.close()
+    server.kill()
+    server.start()
+    info = httpx.get(f"{server.url}/api/rooms/{code}", timeout=WAIT).json()
+    assert info["version"] == len(log) == 1  # the action stored before, and not the refused one
+
+
+def test_a_damaged_database_does_not_stop_the_server_nor_its_store_process(
+    server: Server,
+) -> None:
+    """Point 7 through ``recordroom serve``, whose store is a process of its own: a room whose
+    row is not JSON is set aside and said so, the others are served; a file SQLite cannot open
+    is moved aside, loudly, and a fresh one started."""
+    codes = []
+    for name in ("Ann", "Bob", "Cy"):
+        created = httpx.post(
+            f"{server.url}/api/rooms", json={"game": "disc-cover"}, timeout=START_WAIT
+        )
+        code = created.json()["code"]
+        httpx.post(f"{server.url}/api/rooms/{code}/seats", json={"name": name}, timeout=WAIT)
+        codes.append(code)
+    server.stop()
+    database = server.data_dir / "recordroom.sqlite3"
+    with sqlite3.connect(database) as db:
+        db.execute("UPDATE rooms SET options = '{not json' WHERE code = ?", (codes[0],))
+    server.start()
+    assert httpx.get(f"{server.url}/api/rooms/{codes[0]}", timeout=WAIT).status_code == 404
+    for code in codes[1:]:
+        assert httpx.get(f"{server.url}/api/rooms/{code}", timeout=WAIT).is_success
+    said = server.output.read_text()
+    assert f"room {codes[0]} set aside" in said
+    server.stop()
+    database.write_bytes(b"not a database, at all" + database.read_bytes()[22:])
+    server.start()
+    assert "CANNOT BE READ" in server.output.read_text()
+    assert any(".damaged-" in p.name for p in server.data_dir.iterdir())
+    created = httpx.post(f"{server.url}/api/rooms", json={"game": "disc-cover"}, timeout=WAIT)
+    assert created.status_code == 201
