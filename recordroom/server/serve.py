@@ -11,6 +11,7 @@ the local network. To keep it to this machine only, use ``--host 127.0.0.1``. Ro
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import io
 import math
@@ -530,7 +531,11 @@ def _serve(
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         listener.bind((args.host, args.port))
         listener.set_inheritable(True)
-        server.run(sockets=[listener])
+        with contextlib.suppress(KeyboardInterrupt):  # see below
+            server.run(sockets=[listener])
         return 0
-    server.run()
+    # Ctrl-C: uvicorn stops serving cleanly, then raises KeyboardInterrupt again for whoever
+    # called it. Here that is the end of a normal stop, not an error to print a traceback for.
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
     return 0

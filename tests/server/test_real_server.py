@@ -349,3 +349,24 @@ def test_a_damaged_database_does_not_stop_the_server_nor_its_store_process(
     assert any(".damaged-" in p.name for p in server.data_dir.iterdir())
     created = httpx.post(f"{server.url}/api/rooms", json={"game": "disc-cover"}, timeout=WAIT)
     assert created.status_code == 201
+
+
+def test_ctrl_c_stops_the_server_and_its_store_process_without_a_traceback(
+    server: Server,
+) -> None:
+    assert server.process is not None
+    created = httpx.post(f"{server.url}/api/rooms", json={"game": "disc-cover"}, timeout=START_WAIT)
+    assert created.status_code == 201
+    database = server.data_dir / "recordroom.sqlite3"
+    (keeper,) = [c for c in _children(server.process.pid) if _holds(c, database)]
+    os.kill(server.process.pid, signal.SIGINT)
+    assert server.process.wait(timeout=WAIT) == 0
+    said = server.output.read_text()
+    assert "Traceback" not in said and "KeyboardInterrupt" not in said
+    deadline = time.monotonic() + WAIT
+    while Path(f"/proc/{keeper}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not Path(f"/proc/{keeper}").exists()
+    server.start()
+    code = created.json()["code"]
+    assert httpx.get(f"{server.url}/api/rooms/{code}", timeout=WAIT).is_success
