@@ -12,6 +12,10 @@ durable commit is shared by every action that arrived while the previous one was
 
 The writer is itself a :class:`~recordroom.server.store.Store`: its one-write methods (used by
 code that may block, such as a restart) submit a job and wait for it.
+
+A store kept by a process of its own (:class:`~recordroom.server.store_process.StoreProcess`,
+what ``recordroom serve`` uses) groups the jobs itself, in that process: the writer hands it the
+event loop's jobs directly, and its thread only serves the callers that may block.
 """
 
 from __future__ import annotations

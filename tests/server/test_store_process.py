@@ -12,13 +12,15 @@ import asyncio
 import os
 import signal
 import sqlite3
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from recordroom.server.store import AppendAction, RoomRecord, SeatRecord, SqliteStore
-from recordroom.server.store_process import StoreGone, StoreProcess
+from recordroom.server.store_process import _CHILD, StoreGone, StoreProcess
 from recordroom.server.writer import Writer, commit_job
 
 
@@ -167,3 +169,17 @@ def test_closing_the_store_on_its_loop_tells_each_job_in_flight_its_true_outcome
 
     assert asyncio.run(act()) == [None] * 50
     assert log_of(path, "ABCD") == [{"n": i} for i in range(50)]
+
+
+def test_the_store_process_loads_the_store_and_not_the_web_app() -> None:
+    """The child is a second Python beside every server: it imports what the store needs (a
+    fraction of the memory and start-up time of the FastAPI app, its pages and its media)."""
+    loaded = subprocess.run(
+        [sys.executable, "-c", f"{_CHILD.split(';')[0]}; import sys; print(sorted(sys.modules))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "'recordroom.server.store'" in loaded
+    assert "'recordroom.server.app'" not in loaded
+    assert "'fastapi'" not in loaded
