@@ -122,6 +122,21 @@ class Player:
         self.ws.__exit__(None, None, None)
 
 
+def started_room(
+    api: httpx.Client, name: str, players: int, options: dict[str, Any] | None = None
+) -> tuple[str, list[str]]:
+    """A room of ``name`` with ``players`` seats taken, started: its code and the seat tokens."""
+    body: dict[str, Any] = {"game": name} if options is None else {"game": name, "options": options}
+    room = api.post("/api/rooms", json=body).json()
+    code, host = room["code"], {"Authorization": f"Bearer {room['host_token']}"}
+    tokens = [
+        api.post(f"/api/rooms/{code}/seats", json={"name": f"P{i}"}).json()["token"]
+        for i in range(players)
+    ]
+    assert api.post(f"/api/rooms/{code}/start", headers=host).is_success
+    return code, tokens
+
+
 def players_for(name: str) -> int:
     info = games.load(name).info
     return min(info.max_players, max(info.min_players, 3))
@@ -140,13 +155,7 @@ def test_kill_9_halfway_loses_nothing(server: Server, name: str) -> None:
     options = dict(game.info.option_sets[0])
     players = players_for(name)
     api = httpx.Client(base_url=server.url, timeout=WAIT)
-    room = api.post("/api/rooms", json={"game": name, "options": options}).json()
-    code, host = room["code"], {"Authorization": f"Bearer {room['host_token']}"}
-    tokens = [
-        api.post(f"/api/rooms/{code}/seats", json={"name": f"P{i}"}).json()["token"]
-        for i in range(players)
-    ]
-    assert api.post(f"/api/rooms/{code}/start", headers=host).is_success
+    code, tokens = started_room(api, name, players, options)
     seats = [Player(server, code, t) for t in tokens]
     rng = random.Random(11)
     log: list[dict[str, Any]] = []
@@ -286,13 +295,7 @@ def test_an_action_the_store_can_no_longer_keep_is_refused_and_changes_nothing(
     ``server/store`` (not applied, not told as done), and what was stored before stays."""
     assert server.process is not None
     api = httpx.Client(base_url=server.url, timeout=START_WAIT)
-    room = api.post("/api/rooms", json={"game": "disc-cover"}).json()
-    code, host = room["code"], {"Authorization": f"Bearer {room['host_token']}"}
-    tokens = [
-        api.post(f"/api/rooms/{code}/seats", json={"name": f"P{i}"}).json()["token"]
-        for i in range(3)
-    ]
-    assert api.post(f"/api/rooms/{code}/start", headers=host).is_success
+    code, tokens = started_room(api, "disc-cover", 3)
     seats = [Player(server, code, t) for t in tokens]
     database = server.data_dir / "recordroom.sqlite3"
     try:
