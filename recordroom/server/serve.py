@@ -310,8 +310,9 @@ def open_sqlite(path: Path) -> Store:
 def run(args: argparse.Namespace) -> int:
     """Starts the server and blocks until it is stopped.
 
-    Exit codes: 2 for a bad option, 3 for a store that cannot be opened, reached or held (a
-    process whose Redis store another process took over stops serving, with exit code 3).
+    Exit codes: 0 when stopped (SIGTERM, Ctrl-C); 2 for a bad option; 3 for a store that
+    cannot be opened, reached or held (a process whose Redis store another process took over,
+    or whose SQLite store's process died, stops serving, with exit code 3).
     """
     for folder in args.music:
         if not folder.is_dir():
@@ -333,6 +334,13 @@ def run(args: argparse.Namespace) -> int:
     def lease_lost(holder: str | None) -> None:
         # Every write is refused from now on (fenced): stop serving, let clients go to the holder.
         stop_serving(f"another process ({holder}) took the store over")
+
+    def store_gone(why: str) -> None:
+        # The store's process ended by itself (killed, out of memory): every write is refused
+        # from now on. Stop, a moment later (as for Redis below), so that a restart serves what
+        # the file kept.
+        why = f"{why}; restart to serve what it kept"
+        threading.Timer(REFUSAL_GRACE, stop_serving, (why,)).start()
 
     def behind(why: str) -> None:
         # Rooms here are further on than Redis: a restart serves what Redis kept. Called on the
@@ -387,6 +395,10 @@ def run(args: argparse.Namespace) -> int:
         except StoreError as error:
             sys.stderr.write(f"recordroom serve: error: --data-dir {args.data_dir}: {error}\n")
             return 3
+    from recordroom.server.store_process import StoreProcess
+
+    if isinstance(store, StoreProcess):
+        store.on_gone = store_gone
     try:
         code = _serve(args, url, store, kept_in, running, stopped_because)
     finally:

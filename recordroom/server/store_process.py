@@ -27,7 +27,8 @@ The child stops when the server closes the store, or when the server is gone (it
 and ignores Ctrl-C and SIGTERM meant for the server, which closes the store once it has stopped
 serving. If the child itself dies, every job in flight and every later call fails with
 :class:`StoreGone`: the rooms refuse their actions (``server/store``) rather than going on
-without a log.
+without a log, and :attr:`StoreProcess.on_gone` is told (``recordroom serve`` then stops, so
+that a restart serves what the file kept).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ import struct
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -103,10 +104,17 @@ def _receive(channel: socket.socket) -> Any:
 class _LoopChannel:
     """The event loop's end of its socket to the child: jobs out, their outcomes back."""
 
-    def __init__(self, channel: socket.socket, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(
+        self,
+        channel: socket.socket,
+        loop: asyncio.AbstractEventLoop,
+        died: Callable[[str], None],
+    ) -> None:
         channel.setblocking(False)
         self.channel = channel
         self.loop = loop
+        self.died = died
+        """Told once the child has ended without being asked to."""
         self.waiting: dict[int, asyncio.Future[None]] = {}
         self.gone: str | None = None
         self._numbers = itertools.count()
@@ -176,8 +184,8 @@ class _LoopChannel:
                     done.set_exception(refusal)
 
     def _died(self, why: str) -> None:
-        log.critical("%s: every write is refused until the server is restarted", why)
         self._end(why)
+        self.died(why)
 
     def _end(self, why: str) -> None:
         """The child is gone: every job in flight fails, and every later one."""
@@ -233,6 +241,11 @@ class StoreProcess(OneWriteShorthands):
         self._loop_channel: _LoopChannel | None = None
         self._lock = threading.Lock()
         self._gone = False
+        self._closing = False
+        self._said_gone = False
+        self.on_gone: Callable[[str], None] | None = None
+        """Called once (on whichever thread found it) if the child ends without being closed;
+        ``recordroom serve`` then stops serving, so that a restart serves what the file kept."""
         fds = [theirs.fileno(), loop_theirs.fileno()]
         self._process = subprocess.Popen(
             [sys.executable, "-c", _CHILD, *map(str, fds)],
@@ -263,7 +276,7 @@ class StoreProcess(OneWriteShorthands):
         loop = asyncio.get_running_loop()
         channel = self._loop_channel
         if channel is None and not self._gone:
-            channel = self._loop_channel = _LoopChannel(self._loop_socket, loop)
+            channel = self._loop_channel = _LoopChannel(self._loop_socket, loop, self._died)
         if channel is None or channel.loop is not loop:
             (error,) = await asyncio.to_thread(self.commit, [writes])
             if error is not None:
@@ -274,11 +287,12 @@ class StoreProcess(OneWriteShorthands):
     # -- questions, one at a time ---------------------------------------------------------
 
     def _ask(self, what: str, *args: Any) -> Any:
-        value: Any
+        value: Any = None
+        lost: BaseException | None = None
+        ok = False
         with self._lock:
             if self._gone:
                 raise StoreGone("the store's process has ended")
-            ok, value = False, None
             try:
                 opened = self._wait_opened()
                 if opened is None:
@@ -286,15 +300,28 @@ class StoreProcess(OneWriteShorthands):
                     ok, value = _receive(self._channel)
             except (OSError, EOFError, pickle.UnpicklingError) as error:
                 self._gone = True
-                why = f"the store's process has ended: {error}"
-                log.critical("%s: every write is refused until the server is restarted", why)
-                raise StoreGone(why) from error
+                lost = error
+        if lost is not None:
+            why = f"the store's process has ended: {lost}"
+            self._died(why)
+            raise StoreGone(why) from lost
         if opened is not None:  # the child could not open the file, and has ended
             self._end()
             raise opened
         if not ok:
             raise value
         return value
+
+    def _died(self, why: str) -> None:
+        """The child has ended: said once, loudly, and to :attr:`on_gone` (not when the store
+        is being closed)."""
+        with self._lock:
+            if self._said_gone or self._closing:
+                return
+            self._said_gone = True
+        log.critical("%s: every write is refused until the server is restarted", why)
+        if self.on_gone is not None:
+            self.on_gone(why)
 
     def _wait_opened(self) -> Exception | None:
         """Waits for the answer to "open" if it has not come yet: None, or why it failed."""
@@ -327,6 +354,7 @@ class StoreProcess(OneWriteShorthands):
     def close(self) -> None:
         """Commits what the child has received, closes the database and waits for the child to
         end. Call it from the event loop that writes, or once that loop has stopped."""
+        self._closing = True
         channel = self._loop_channel
         open_loop = channel is not None and not channel.loop.is_closed()
         if channel is not None and open_loop:

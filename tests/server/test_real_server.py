@@ -292,7 +292,8 @@ def test_an_action_the_store_can_no_longer_keep_is_refused_and_changes_nothing(
     server: Server,
 ) -> None:
     """The store's process is killed during a game: the next action is refused with
-    ``server/store`` (not applied, not told as done), and what was stored before stays."""
+    ``server/store`` (not applied, not told as done), the server stops by itself (exit code 3,
+    saying why), and a restart serves what was stored before."""
     assert server.process is not None
     api = httpx.Client(base_url=server.url, timeout=START_WAIT)
     code, tokens = started_room(api, "disc-cover", 3)
@@ -309,13 +310,14 @@ def test_an_action_the_store_can_no_longer_keep_is_refused_and_changes_nothing(
         seats[seat].ws.send(json.dumps({"type": "act", "version": len(log), "action": action}))
         refusal = json.loads(seats[seat].ws.recv(timeout=WAIT))
         assert refusal["type"] == "error" and refusal["code"] == "server/store"
-        assert api.get(f"/api/rooms/{code}").json()["version"] == len(log)
-        assert "every write is refused until the server is restarted" in server.output.read_text()
     finally:
         for p in seats:
             p.close()
         api.close()
-    server.kill()
+    assert server.process.wait(timeout=WAIT) == 3
+    said = server.output.read_text()
+    assert "every write is refused until the server is restarted" in said
+    assert "restart to serve what it kept; stopped serving" in said
     server.start()
     info = httpx.get(f"{server.url}/api/rooms/{code}", timeout=WAIT).json()
     assert info["version"] == len(log) == 1  # the action stored before, and not the refused one

@@ -97,6 +97,8 @@ def test_a_store_whose_process_died_refuses_every_write_and_keeps_what_it_said_i
 ) -> None:
     path = tmp_path / "rooms.sqlite3"
     store = StoreProcess(path)
+    gone: list[str] = []
+    store.on_gone = gone.append
     store.create_room(room("ABCD"))
 
     async def act() -> None:
@@ -113,6 +115,7 @@ def test_a_store_whose_process_died_refuses_every_write_and_keeps_what_it_said_i
         store.code_taken("ABCD")
     store.close()  # does not hang
     assert log_of(path, "ABCD") == [{"n": 0}]
+    assert len(gone) == 1 and "the store's process has ended" in gone[0]  # said once
 
 
 def test_the_store_process_outlives_a_stop_signal_meant_for_the_server(tmp_path: Path) -> None:
@@ -156,6 +159,8 @@ def test_closing_the_store_on_its_loop_tells_each_job_in_flight_its_true_outcome
     told so: none is refused that was kept."""
     path = tmp_path / "rooms.sqlite3"
     store = StoreProcess(path)
+    gone: list[str] = []
+    store.on_gone = gone.append
     store.create_room(room("ABCD"))
 
     async def act() -> list[BaseException | None]:
@@ -169,6 +174,7 @@ def test_closing_the_store_on_its_loop_tells_each_job_in_flight_its_true_outcome
 
     assert asyncio.run(act()) == [None] * 50
     assert log_of(path, "ABCD") == [{"n": i} for i in range(50)]
+    assert gone == []  # a close is not a death
 
 
 def test_the_store_process_loads_the_store_and_not_the_web_app() -> None:
