@@ -247,13 +247,19 @@ class StoreProcess(OneWriteShorthands):
         """Called once (on whichever thread found it) if the child ends without being closed;
         ``recordroom serve`` then stops serving, so that a restart serves what the file kept."""
         fds = [theirs.fileno(), loop_theirs.fileno()]
-        self._process = subprocess.Popen(
-            [sys.executable, "-c", _CHILD, *map(str, fds)],
-            pass_fds=fds,
-            start_new_session=True,  # the terminal's Ctrl-C is for the server, which closes us
-        )
-        theirs.close()
-        loop_theirs.close()
+        try:
+            self._process = subprocess.Popen(
+                [sys.executable, "-c", _CHILD, *map(str, fds)],
+                pass_fds=fds,
+                start_new_session=True,  # the terminal's Ctrl-C is for the server, which closes us
+            )
+        except BaseException:
+            for end in (ours, loop_ours):
+                end.close()
+            raise
+        finally:
+            theirs.close()
+            loop_theirs.close()
         # The child takes a moment to start (its imports): the server's own start goes on
         # meanwhile, and the first question waits for the answer to this one.
         self._opening = True
