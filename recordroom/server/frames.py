@@ -10,6 +10,10 @@ server frames are not masked).
 :class:`DirectTextFrames` writes that header and the text to the transport itself when the
 connection is plainly open and writable; anything else (the handshake, a close, binary data, a
 paused or closing connection) takes uvicorn's own way, unchanged.
+
+It reads the state uvicorn's protocol keeps on itself (``handshake_complete``, ``close_sent``,
+``disconnected``, ``writable``, ``conn``, ``transport``): requirements.lock pins uvicorn, and
+tests/server/test_frames.py is what tells whether a new uvicorn still keeps it so.
 """
 
 from __future__ import annotations
