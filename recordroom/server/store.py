@@ -31,7 +31,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from recordroom.engine.game import Action, JSONDict, Seat
 
@@ -304,6 +304,9 @@ CREATE TABLE IF NOT EXISTS actions (
 """
 
 
+MAX_GROUP = 512
+"""At most this many jobs are committed in one group (one transaction), whoever groups them."""
+
 _ROWS_PER_INSERT = 200
 """Rows of one multi-row insert (5 values each: well under SQLite's limit of variables)."""
 
@@ -315,9 +318,9 @@ def _action_rows(
     rows = []
     now = time.time()
     for job in jobs:
-        if len(job) != 1 or not isinstance(job[0], AppendAction):
+        if not _one_action(job):
             return None
-        write = job[0]
+        write = cast(AppendAction, job[0])
         try:
             action = json.dumps(write.action)
         except (TypeError, ValueError):

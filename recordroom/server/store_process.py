@@ -49,7 +49,14 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from recordroom.server.store import DamagedRoom, OneWriteShorthands, RoomRecord, SqliteStore, Write
+from recordroom.server.store import (
+    MAX_GROUP,
+    DamagedRoom,
+    OneWriteShorthands,
+    RoomRecord,
+    SqliteStore,
+    Write,
+)
 
 log = logging.getLogger("recordroom.server")
 
@@ -58,8 +65,6 @@ START_TIMEOUT = 60.0
 """Seconds the child has to open the database and answer its first message."""
 CLOSE_TIMEOUT = 30.0
 """Seconds the child has to finish and exit once the store is closed."""
-MAX_GROUP = 512
-"""At most this many of the event loop's jobs are committed in one transaction."""
 
 _CHILD = "from recordroom.server.store_process import main; main()"
 """What the child runs (``-m`` would load this module twice: the package imports it too)."""
@@ -91,14 +96,16 @@ def _unframe(buffer: bytearray) -> Iterator[Any]:
 
 
 def _receive(channel: socket.socket) -> Any:
-    """The next message on a blocking socket; EOFError when the other side is gone."""
-    data = channel.recv(1 << 16)
-    while len(data) < _LENGTH.size or len(data) < _LENGTH.size + _LENGTH.unpack_from(data)[0]:
-        more = channel.recv(1 << 20)
-        if not more:
+    """The next message on a blocking socket, where one question or answer is in flight at a
+    time; EOFError when the other side is gone."""
+    buffer = bytearray()
+    while True:
+        data = channel.recv(1 << 20)
+        if not data:
             raise EOFError("the other side closed the socket")
-        data += more
-    return pickle.loads(memoryview(data)[_LENGTH.size :])
+        buffer += data
+        for message in _unframe(buffer):
+            return message
 
 
 class _LoopChannel:

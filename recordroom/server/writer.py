@@ -30,13 +30,17 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from recordroom.server.store import DamagedRoom, OneWriteShorthands, RoomRecord, Store, Write
+from recordroom.server.store import (
+    MAX_GROUP,
+    DamagedRoom,
+    OneWriteShorthands,
+    RoomRecord,
+    Store,
+    Write,
+)
 from recordroom.server.store_process import StoreProcess
 
 log = logging.getLogger("recordroom.server")
-
-MAX_GROUP = 512
-"""At most this many jobs are committed in one transaction."""
 
 
 class WriterClosed(RuntimeError):
