@@ -265,6 +265,21 @@ def _holds(pid: int, path: Path) -> bool:
     return str(path.resolve()) in held
 
 
+def _keepers(server: Server) -> list[int]:
+    """The server's child processes that hold its database open."""
+    assert server.process is not None
+    database = server.data_dir / "recordroom.sqlite3"
+    return [child for child in _children(server.process.pid) if _holds(child, database)]
+
+
+def _ended(pid: int) -> bool:
+    """Whether process ``pid`` is gone, waiting for it up to ``WAIT`` seconds."""
+    deadline = time.monotonic() + WAIT
+    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not Path(f"/proc/{pid}").exists()
+
+
 def test_the_database_is_kept_by_a_process_of_the_servers_own_that_ends_with_it(
     server: Server,
 ) -> None:
@@ -275,14 +290,11 @@ def test_the_database_is_kept_by_a_process_of_the_servers_own_that_ends_with_it(
     created = httpx.post(f"{server.url}/api/rooms", json={"game": "disc-cover"}, timeout=START_WAIT)
     code = created.json()["code"]
     assert httpx.post(f"{server.url}/api/rooms/{code}/seats", json={"name": "Ann"}).is_success
-    keepers = [child for child in _children(server.process.pid) if _holds(child, database)]
+    keepers = _keepers(server)
     assert len(keepers) == 1
     assert not _holds(server.process.pid, database)
     server.kill()
-    deadline = time.monotonic() + WAIT
-    while Path(f"/proc/{keepers[0]}").exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not Path(f"/proc/{keepers[0]}").exists()
+    assert _ended(keepers[0])
     server.start()
     room = httpx.get(f"{server.url}/api/rooms/{code}", timeout=WAIT).json()
     assert [seat["name"] for seat in room["seats"]] == ["Ann"]
@@ -298,13 +310,12 @@ def test_an_action_the_store_can_no_longer_keep_is_refused_and_changes_nothing(
     api = httpx.Client(base_url=server.url, timeout=START_WAIT)
     code, tokens = started_room(api, "disc-cover", 3)
     seats = [Player(server, code, t) for t in tokens]
-    database = server.data_dir / "recordroom.sqlite3"
     try:
         log: list[dict[str, Any]] = []
         for p in seats:
             p.read_until(0)
         play_one(seats, log, random.Random(5))
-        (keeper,) = [c for c in _children(server.process.pid) if _holds(c, database)]
+        (keeper,) = _keepers(server)
         os.kill(keeper, signal.SIGKILL)
         seat, action = choose(seats, random.Random(6))
         seats[seat].ws.send(json.dumps({"type": "act", "version": len(log), "action": action}))
@@ -362,16 +373,12 @@ def test_ctrl_c_stops_the_server_and_its_store_process_without_a_traceback(
     assert server.process is not None
     created = httpx.post(f"{server.url}/api/rooms", json={"game": "disc-cover"}, timeout=START_WAIT)
     assert created.status_code == 201
-    database = server.data_dir / "recordroom.sqlite3"
-    (keeper,) = [c for c in _children(server.process.pid) if _holds(c, database)]
+    (keeper,) = _keepers(server)
     os.kill(server.process.pid, signal.SIGINT)
     assert server.process.wait(timeout=WAIT) == 0
     said = server.output.read_text()
     assert "Traceback" not in said and "KeyboardInterrupt" not in said
-    deadline = time.monotonic() + WAIT
-    while Path(f"/proc/{keeper}").exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not Path(f"/proc/{keeper}").exists()
+    assert _ended(keeper)
     server.start()
     code = created.json()["code"]
     assert httpx.get(f"{server.url}/api/rooms/{code}", timeout=WAIT).is_success
