@@ -22,6 +22,7 @@ from recordroom import i18n
 from recordroom.engine.game import JSONDict, Seat
 from recordroom.server.deps import Services, client_id, lang_of
 from recordroom.server.errors import CloseCode, ServerError
+from recordroom.server.frames import DirectTextFrames
 from recordroom.server.hub import Hub
 from recordroom.server.protocol import (
     CLIENT_TYPES,
@@ -60,7 +61,10 @@ class Connection:
     it is sent at once, on the caller's turn of the loop: the server's send only waits when the
     socket's buffer is full, so most messages never cost a queue and a wake-up of the pump. One
     that does wait is finished by a task of its own (:func:`_finish`), and whatever comes after
-    it is queued behind it, so the order holds.
+    it is queued behind it, so the order holds. Under ``recordroom serve`` (whose protocol is
+    :class:`~recordroom.server.frames.DirectTextFrames`), a message sent at once is written as a
+    frame by a plain call, without an ASGI message or a coroutine, whenever the socket is open
+    and writable.
     """
 
     def __init__(self, websocket: WebSocket, role: Role, seat: Seat | None) -> None:
@@ -72,6 +76,9 @@ class Connection:
         self.dropped = False
         self.raw: Send | None = getattr(websocket, "scope", {}).get(RAW_SEND)
         """The server's own send, when the application kept it (:data:`RAW_SEND`)."""
+        protocol = getattr(self.raw, "__self__", None)
+        self.write_text = protocol.write_text if isinstance(protocol, DirectTextFrames) else None
+        """The server protocol's plain write of a text frame, when it has one."""
         self._sending = False
         """The pump holds a message it has not finished sending."""
         self._finishing: asyncio.Task[None] | None = None
@@ -94,7 +101,8 @@ class Connection:
             and (self._finishing is None or self._finishing.done())
             and len(text) <= MAX_QUEUED_BYTES
         ):
-            self._send_now(self.raw, text)
+            if self.write_text is None or not self.write_text(text):
+                self._send_now(self.raw, text)
             return
         if (
             self.queued_bytes + len(text) > MAX_QUEUED_BYTES

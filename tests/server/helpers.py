@@ -137,10 +137,11 @@ def served(
     protocol: type[GuardedHttp] = GuardedHttp,
     lifespan: Literal["auto", "on", "off"] = "on",
     ws: type[asyncio.Protocol] | str = "auto",
+    **options: Any,
 ) -> Iterator[int]:
     """``app`` served by uvicorn behind ``protocol`` (as ``recordroom serve`` does) in a thread
-    on a free 127.0.0.1 port, its WebSockets by ``ws``; gives the port and stops the server
-    afterwards."""
+    on a free 127.0.0.1 port, its WebSockets by ``ws`` (more of uvicorn's settings in
+    ``options``); gives the port and stops the server afterwards."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
@@ -153,6 +154,7 @@ def served(
         ws_per_message_deflate=False,
         log_config=None,
         lifespan=lifespan,
+        **options,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

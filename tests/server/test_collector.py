@@ -15,6 +15,7 @@ import pytest
 from websockets.sync.client import connect
 
 from recordroom.server import create_app
+from recordroom.server.frames import DirectTextFrames
 from recordroom.server.serve import collect_everything, freeze_after_full, tune_collector
 
 from .helpers import TOY_NAME, default_options, served, settings
@@ -79,13 +80,17 @@ def test_a_server_walks_its_young_objects_after_thousands_of_them_not_hundreds()
     assert gc.callbacks.count(freeze_after_full) == 1
 
 
-def test_a_room_socket_that_ends_leaves_nothing_for_the_collector(tmp_path: Path) -> None:
+@pytest.mark.parametrize("ws", ["auto", DirectTextFrames])
+def test_a_room_socket_that_ends_leaves_nothing_for_the_collector(
+    tmp_path: Path, ws: type[DirectTextFrames] | str
+) -> None:
     # A game's end closes six sockets and opens six more. Whatever of a closed socket was held
     # in a reference cycle (the HTTP protocol and its parser, the WebSocket protocol and the
     # scope that kept its send) waited for a collection to be freed: about 13,000 objects a
     # second in the closed loop of bench/server_load.py, all freed inside the event loop's
     # pauses for the collector.
-    with served(create_app(settings(tmp_path))) as port, httpx.Client() as http:
+    app = create_app(settings(tmp_path))
+    with served(app, ws=ws) as port, httpx.Client() as http:
         api = f"http://127.0.0.1:{port}/api/rooms"
         made = http.post(api, json={"game": TOY_NAME, "options": default_options(TOY_NAME)})
         code = made.json()["code"]
