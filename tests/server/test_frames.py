@@ -3,6 +3,7 @@ whatever their length, and everything else still goes uvicorn's way."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterator
@@ -125,7 +126,9 @@ def library_reads(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
     return given
 
 
+@contextlib.contextmanager
 def echoed(**options: object) -> Iterator[int]:
+    """The port of :func:`echo` served as ``recordroom serve`` serves WebSockets."""
     app = Starlette(routes=[WebSocketRoute("/ws", echo)])
     with served(app, lifespan="off", ws=DirectTextFrames, **options) as port:
         yield port
@@ -133,13 +136,15 @@ def echoed(**options: object) -> Iterator[int]:
 
 @pytest.fixture
 def echo_port() -> Iterator[int]:
-    yield from echoed(ws_max_size=100_000)
+    with echoed(ws_max_size=100_000) as port:
+        yield port
 
 
 def test_whole_text_frames_are_read_without_the_library(
     echo_port: int, library_reads: list[bytes]
 ) -> None:
-    texts = ["a", "", "é" * 62 + "a", "é" * 63, '{"type":"act","version":3}', "ü" * 30_000]
+    # Up to a few KB, as a client's messages are: one read of the socket each.
+    texts = ["a", "", "é" * 62 + "a", "é" * 63, '{"type":"act","version":3}', "ü" * 1_000]
     with connect(f"ws://127.0.0.1:{echo_port}/ws", max_size=None) as client:
         handshake = len(library_reads)
         for text in texts:
@@ -211,15 +216,17 @@ def test_bad_frames_get_the_librarys_answer(echo_port: int, frame: bytes, code: 
 def test_pongs_to_the_servers_pings_are_read_here_and_keep_the_connection(
     library_reads: list[bytes],
 ) -> None:
-    for port in echoed(ws_ping_interval=0.2, ws_ping_timeout=0.5):
-        with connect(f"ws://127.0.0.1:{port}/ws") as client:
-            handshake = len(library_reads)
-            deadline = time.monotonic() + 2.0  # ten pings, each to be answered within 0.5 s
-            while time.monotonic() < deadline:
-                client.send("still here")
-                assert client.recv(timeout=10) == "still here"
-                time.sleep(0.1)
-            assert len(library_reads) == handshake
+    with (
+        echoed(ws_ping_interval=0.2, ws_ping_timeout=0.5) as port,
+        connect(f"ws://127.0.0.1:{port}/ws") as client,
+    ):
+        handshake = len(library_reads)
+        deadline = time.monotonic() + 2.0  # ten pings, each to be answered within 0.5 s
+        while time.monotonic() < deadline:
+            client.send("still here")
+            assert client.recv(timeout=10) == "still here"
+            time.sleep(0.1)
+        assert len(library_reads) == handshake
 
 
 def test_a_rooms_state_messages_are_written_by_a_plain_call(
