@@ -17,13 +17,15 @@ The way in is the mirror image: once the handshake is done and the library's par
 first byte of a frame, a chunk of whole, masked, unfragmented text frames (and the pongs that
 answer the server's pings) is read here, each message handed to the application as uvicorn would.
 At the first byte of anything else (a ping, a close, binary data, a fragment, a frame cut by the
-network, a frame too long, text that is not UTF-8), the rest of the stream, from the start of that
-frame, goes to the library for good, which answers it as it always did.
+network, a frame of 64 KiB or more or over ``ws_max_size``, text that is not UTF-8), the rest of
+the stream, from the start of that frame, goes to the library for good, which answers it as it
+always did.
 
 It reads the state uvicorn's protocol keeps on itself (``handshake_complete``, ``close_sent``,
-``disconnected``, ``writable``, ``read_paused``, ``queue``, ``conn``, ``transport``) and where the
-library's parser stands: requirements.lock pins uvicorn and websockets, and
-tests/server/test_frames.py is what tells whether new ones still keep them so.
+``disconnected``, ``initial_response``, ``writable``, ``read_paused``, ``queue``, ``config``,
+``conn``, ``transport``), calls its ``handle_pong``, and looks at where the library's parser
+stands: requirements.lock pins uvicorn and websockets, and tests/server/test_frames.py is what
+tells whether new ones still keep them so.
 """
 
 from __future__ import annotations
