@@ -102,7 +102,7 @@ class RecordRoom(FastAPI):
                 scope["path_params"] = {"code": code}
                 scope[RAW_SEND] = send
                 try:
-                    await room_socket(WebSocket(scope, receive, send))
+                    await room_socket(WebSocket(scope, receive, send), receive)
                 finally:
                     # The server's protocol holds the scope, and the send is the protocol's:
                     # left there, the two would wait for the garbage collector.

@@ -19,7 +19,8 @@ answer the server's pings) is read here, each message handed to the application 
 At the first byte of anything else (a ping, a close, binary data, a fragment, a frame cut by the
 network, a frame of 64 KiB or more or over ``ws_max_size``, text that is not UTF-8), the rest of
 the stream, from the start of that frame, goes to the library for good, which answers it as it
-always did.
+always did. What the application is handed waits in an :class:`Inbox`, a queue with only what
+uvicorn asks of one.
 
 It reads the state uvicorn's protocol keeps on itself (``handshake_complete``, ``close_sent``,
 ``disconnected``, ``initial_response``, ``writable``, ``read_paused``, ``queue``, ``config``,
@@ -30,7 +31,10 @@ tells whether new ones still keep them so.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import struct
+from collections import deque
 from typing import Any
 
 from uvicorn._types import ASGISendEvent
@@ -64,6 +68,50 @@ def text_frame(payload: bytes) -> bytes:
     return head + payload
 
 
+class Inbox:
+    """What uvicorn's protocol holds for the application to receive: the three methods of an
+    ``asyncio.Queue`` it calls (``put_nowait``, ``get``, ``empty``), without the queue's count of
+    unfinished tasks and the event that goes with it, or a look-up of the running loop for
+    every message."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._messages: deque[Any] = deque()
+        self._getters: deque[asyncio.Future[None]] = deque()
+
+    def put_nowait(self, message: Any) -> None:
+        """Adds a message, and wakes the first getter still waiting."""
+        self._messages.append(message)
+        self._wake_one()
+
+    async def get(self) -> Any:
+        """The next message, once there is one (first come, first served)."""
+        while not self._messages:
+            getter = self._loop.create_future()
+            self._getters.append(getter)
+            try:
+                await getter
+            except BaseException:
+                getter.cancel()
+                with contextlib.suppress(ValueError):
+                    self._getters.remove(getter)
+                if self._messages and not getter.cancelled():
+                    self._wake_one()  # the message it was woken for is another's now
+                raise
+        return self._messages.popleft()
+
+    def empty(self) -> bool:
+        """Whether no message waits."""
+        return not self._messages
+
+    def _wake_one(self) -> None:
+        while self._getters:
+            getter = self._getters.popleft()
+            if not getter.done():
+                getter.set_result(None)
+                return
+
+
 def _waits_for_a_frame(parser: Any) -> bool:
     """Whether the library's parser (a generator) waits for the first byte of a frame: the
     innermost generator it is suspended in is the reader's ``at_eof``."""
@@ -78,6 +126,10 @@ class DirectTextFrames(WebSocketsSansIOProtocol):
 
     reading_frames = False
     """Whether incoming data is read here: from the handshake's end until anything else comes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue: Inbox = Inbox(self.loop)  # type: ignore[assignment]
 
     def write_text(self, text: str) -> bool:
         """Writes a text message as one frame at once if the connection is plainly open and

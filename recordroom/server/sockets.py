@@ -15,7 +15,7 @@ from typing import Any
 
 from fastapi import WebSocket
 from pydantic import TypeAdapter, ValidationError
-from starlette.types import Send
+from starlette.types import Receive, Send
 from starlette.websockets import WebSocketDisconnect
 
 from recordroom import i18n
@@ -205,11 +205,13 @@ async def _finish(sending: Coroutine[Any, Any, None], waiting_on: Any) -> None:
             return
 
 
-async def room_socket(websocket: WebSocket) -> None:
+async def room_socket(websocket: WebSocket, raw_receive: Receive | None = None) -> None:
     """One client of a room: state messages out, actions in (see docs/protocol.md).
 
     Called by the application ahead of its HTTP layers (``app.RecordRoom``): its two
-    parameters (the code in the path, ``?token=``) are read here.
+    parameters (the code in the path, ``?token=``) are read here. Once the socket is accepted,
+    the client's messages are read with ``raw_receive`` (the server's own receive, which the
+    application passes) when given, past Starlette's checks of each message.
     """
     code: str = websocket.path_params["code"]
     token = websocket.query_params.get("token")
@@ -242,10 +244,11 @@ async def room_socket(websocket: WebSocket) -> None:
     if room.next_game is not None:
         # A phone back after "play again" (asleep when it was pressed) follows the table.
         connection.send(AgainMessage(code=room.next_game).model_dump())
+    receive = raw_receive or websocket.receive
     try:
         while not pump.done():
             try:
-                received = await websocket.receive()
+                received = await receive()
             except (WebSocketDisconnect, RuntimeError):
                 break
             if received["type"] == "websocket.disconnect":

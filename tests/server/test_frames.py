@@ -3,11 +3,13 @@ whatever their length, and everything else still goes uvicorn's way."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -20,7 +22,7 @@ from websockets.server import ServerProtocol
 from websockets.sync.client import connect
 
 from recordroom.server import create_app
-from recordroom.server.frames import DirectTextFrames, text_frame
+from recordroom.server.frames import DirectTextFrames, Inbox, text_frame
 
 from .helpers import TOY_NAME, default_options, served, settings
 
@@ -257,3 +259,51 @@ def test_a_rooms_state_messages_are_written_by_a_plain_call(
             assert [s["seats"][1]["connected"] for s in states] == [False, True, True]
     # The two handshakes went uvicorn's way; every state message took the plain call.
     assert "websocket.send" not in asked and asked.count("websocket.accept") == 2
+
+
+def test_a_room_socket_reads_its_messages_past_starlettes_checks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    through_starlette: list[str] = []
+    receive = WebSocket.receive
+
+    async def counted(self: WebSocket) -> Any:
+        message = await receive(self)
+        through_starlette.append(message["type"])
+        return message
+
+    monkeypatch.setattr(WebSocket, "receive", counted)
+    app = create_app(settings(tmp_path))
+    with served(app, ws=DirectTextFrames) as port, httpx.Client() as http:
+        api = f"http://127.0.0.1:{port}/api/rooms"
+        made = http.post(api, json={"game": TOY_NAME, "options": default_options(TOY_NAME)})
+        code = made.json()["code"]
+        token = http.post(f"{api}/{code}/seats", json={"name": "Ann"}).json()["token"]
+        with connect(f"ws://127.0.0.1:{port}/ws/{code}?token={token}") as ann:
+            assert json.loads(ann.recv(timeout=10))["type"] == "state"
+            for _ in range(5):
+                ann.send('{"type": "ping"}')
+                assert json.loads(ann.recv(timeout=10))["type"] == "pong"
+    # Only the handshake's message went through Starlette's WebSocket; the five pings, and the
+    # client's going, were read with the server's own receive.
+    assert through_starlette == ["websocket.connect"]
+
+
+def test_the_inbox_hands_out_messages_in_order_and_none_to_a_getter_that_gave_up() -> None:
+    async def scenario() -> list[Any]:
+        inbox = Inbox(asyncio.get_running_loop())
+        assert inbox.empty()
+        first = asyncio.ensure_future(inbox.get())
+        second = asyncio.ensure_future(inbox.get())
+        await asyncio.sleep(0)  # both wait
+        inbox.put_nowait("a")
+        first.cancel()  # woken for "a", but cancelled before it ran: "a" goes to the next
+        inbox.put_nowait("b")
+        got = [await second]
+        inbox.put_nowait("c")
+        got.append(await inbox.get())
+        got.append(await inbox.get())
+        assert inbox.empty() and first.cancelled()
+        return got
+
+    assert asyncio.run(scenario()) == ["a", "b", "c"]
