@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
+import httpx
 import uvicorn
 from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse
@@ -21,7 +22,7 @@ from starlette.types import ASGIApp
 
 from recordroom import games
 from recordroom.engine.game import Game
-from recordroom.server import Settings
+from recordroom.server import Settings, create_app
 from recordroom.server.guard import GuardedHttp
 
 from .toy_game import GAME as TOY
@@ -167,3 +168,19 @@ def served(
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+@contextlib.contextmanager
+def toy_room_served(
+    tmp_path: Path, names: tuple[str, ...], ws: type[asyncio.Protocol] | str = "auto"
+) -> Iterator[tuple[int, str, list[str]]]:
+    """A toy room with ``names`` seated, in the real app served as by :func:`served`: the port,
+    the room's code and the seats' tokens."""
+    with served(create_app(settings(tmp_path)), ws=ws) as port, httpx.Client() as http:
+        api = f"http://127.0.0.1:{port}/api/rooms"
+        made = http.post(api, json={"game": TOY_NAME, "options": default_options(TOY_NAME)})
+        code = made.json()["code"]
+        tokens = [
+            http.post(f"{api}/{code}/seats", json={"name": name}).json()["token"] for name in names
+        ]
+        yield port, code, tokens

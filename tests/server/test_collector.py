@@ -14,11 +14,10 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from recordroom.server import create_app
 from recordroom.server.frames import DirectTextFrames
 from recordroom.server.serve import collect_everything, freeze_after_full, tune_collector
 
-from .helpers import TOY_NAME, default_options, served, settings
+from .helpers import toy_room_served
 
 
 class Node:
@@ -89,12 +88,11 @@ def test_a_room_socket_that_ends_leaves_nothing_for_the_collector(
     # scope that kept its send) waited for a collection to be freed: about 13,000 objects a
     # second in the closed loop of bench/server_load.py, all freed inside the event loop's
     # pauses for the collector.
-    app = create_app(settings(tmp_path))
-    with served(app, ws=ws) as port, httpx.Client() as http:
+    with (
+        toy_room_served(tmp_path, ("Ann",), ws=ws) as (port, code, (token,)),
+        httpx.Client() as http,
+    ):
         api = f"http://127.0.0.1:{port}/api/rooms"
-        made = http.post(api, json={"game": TOY_NAME, "options": default_options(TOY_NAME)})
-        code = made.json()["code"]
-        token = http.post(f"{api}/{code}/seats", json={"name": "Ann"}).json()["token"]
         gc.collect()
         gc.disable()
         try:

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute
@@ -21,10 +20,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.server import ServerProtocol
 from websockets.sync.client import connect
 
-from recordroom.server import create_app
 from recordroom.server.frames import DirectTextFrames, Inbox, text_frame
 
-from .helpers import TOY_NAME, default_options, served, settings
+from .helpers import served, toy_room_served
 
 # Around each of the three ways a frame gives its length (in one byte, two, eight), counted in
 # bytes: a text of "é" is twice as long in UTF-8 as in characters.
@@ -242,15 +240,7 @@ def test_a_rooms_state_messages_are_written_by_a_plain_call(
         await send(self, message)
 
     monkeypatch.setattr(DirectTextFrames, "send", recorded)
-    app = create_app(settings(tmp_path))
-    with served(app, ws=DirectTextFrames) as port, httpx.Client() as http:
-        api = f"http://127.0.0.1:{port}/api/rooms"
-        made = http.post(api, json={"game": TOY_NAME, "options": default_options(TOY_NAME)})
-        code = made.json()["code"]
-        tokens = [
-            http.post(f"{api}/{code}/seats", json={"name": name}).json()["token"]
-            for name in ("Ann", "Ben")
-        ]
+    with toy_room_served(tmp_path, ("Ann", "Ben"), ws=DirectTextFrames) as (port, code, tokens):
         url = f"ws://127.0.0.1:{port}/ws/{code}?token="
         with connect(url + tokens[0]) as ann, connect(url + tokens[1]) as ben:
             states = [json.loads(ann.recv(timeout=10)), json.loads(ben.recv(timeout=10))]
@@ -273,17 +263,14 @@ def test_a_room_socket_reads_its_messages_past_starlettes_checks(
         return message
 
     monkeypatch.setattr(WebSocket, "receive", counted)
-    app = create_app(settings(tmp_path))
-    with served(app, ws=DirectTextFrames) as port, httpx.Client() as http:
-        api = f"http://127.0.0.1:{port}/api/rooms"
-        made = http.post(api, json={"game": TOY_NAME, "options": default_options(TOY_NAME)})
-        code = made.json()["code"]
-        token = http.post(f"{api}/{code}/seats", json={"name": "Ann"}).json()["token"]
-        with connect(f"ws://127.0.0.1:{port}/ws/{code}?token={token}") as ann:
-            assert json.loads(ann.recv(timeout=10))["type"] == "state"
-            for _ in range(5):
-                ann.send('{"type": "ping"}')
-                assert json.loads(ann.recv(timeout=10))["type"] == "pong"
+    with (
+        toy_room_served(tmp_path, ("Ann",), ws=DirectTextFrames) as (port, code, (token,)),
+        connect(f"ws://127.0.0.1:{port}/ws/{code}?token={token}") as ann,
+    ):
+        assert json.loads(ann.recv(timeout=10))["type"] == "state"
+        for _ in range(5):
+            ann.send('{"type": "ping"}')
+            assert json.loads(ann.recv(timeout=10))["type"] == "pong"
     # Only the handshake's message went through Starlette's WebSocket; the five pings, and the
     # client's going, were read with the server's own receive.
     assert through_starlette == ["websocket.connect"]
