@@ -196,21 +196,22 @@ class DirectTextFrames(WebSocketsSansIOProtocol):
             stop = payload_at + length
             if stop > end:
                 break  # cut in two by the network: the library puts it together
-            if first == _FINAL_TEXT:
-                if length > self.config.ws_max_size or self.close_sent:
-                    break
+            is_text = (
+                first == _FINAL_TEXT and length <= self.config.ws_max_size and not self.close_sent
+            )
+            if not is_text and (first != _PONG or length >= 126):  # left to the library
+                break
+            payload = apply_mask(data[payload_at:stop], data[mask_at:payload_at])
+            if is_text:
                 try:
-                    text = apply_mask(data[payload_at:stop], data[mask_at:payload_at]).decode()
+                    message = payload.decode()
                 except UnicodeDecodeError:
                     break
-                self.queue.put_nowait({"type": "websocket.receive", "text": text})
+                self.queue.put_nowait({"type": "websocket.receive", "text": message})
                 if not self.read_paused:
                     self.read_paused = True
                     self.transport.pause_reading()
-            elif first == _PONG and length < 126:
-                pong = apply_mask(data[payload_at:stop], data[mask_at:payload_at])
-                self.handle_pong(Frame(Opcode.PONG, pong))
             else:
-                break
+                self.handle_pong(Frame(Opcode.PONG, payload))
             start = stop
         return start
