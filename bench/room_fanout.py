@@ -83,9 +83,10 @@ async def one_game(number: int, jukebox: Jukebox) -> int:
     rng = random.Random(number)
     actions = 0
     while room.status == "playing":
-        movers = [seat for seat in range(SEATS) if room.seat_view(seat)[1]]
-        seat = rng.choice(movers)
-        await room.act(seat, rng.choice(room.seat_view(seat)[1]), room.version)
+        # What each phone was told it may do (asked of the game, as a phone reads its message).
+        legal = [room.game.legal_actions(room.state, seat) for seat in range(SEATS)]
+        seat = rng.choice([seat for seat in range(SEATS) if legal[seat]])
+        await room.act(seat, rng.choice(legal[seat]), room.version)
         actions += 1
     for client in clients:
         room.disconnect(client)

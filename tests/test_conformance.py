@@ -27,7 +27,7 @@ from recordroom.engine import (
     RulesError,
     replay,
 )
-from recordroom.engine.game import AppliesHanded, Editions, Listening
+from recordroom.engine.game import AppliesHanded, Editions, Listening, OwnViews
 from recordroom.games import load, names
 
 SEEDS = int(os.environ.get("CONFORMANCE_SEEDS", "100"))
@@ -162,6 +162,7 @@ class Playout:
         seat = self.rng.randrange(players)
         views = [game.view(state, None), game.view(state, seat)]
         assert [game.view(loaded, None), game.view(loaded, seat)] == views, "loaded views differ"
+        self.check_own_views(state)
         self.check_json_views(views)
 
         assert game.returns(state) == (0.0,) * players, "returns before the end are not zeros"
@@ -299,11 +300,23 @@ class Playout:
         elif self.players > 1:
             assert len(set(returns)) == 1, "a cooperative game gives seats different returns"
 
+    def check_own_views(self, state: Any) -> None:
+        """A game with ``own_view``: each seat's view is the public one with its own part after
+        it, key order included (the server writes a seat's message so)."""
+        game = self.game
+        if not isinstance(game, OwnViews):
+            return
+        public = game.view(state, None)
+        for seat in range(self.players):
+            whole = {**public, **game.own_view(state, seat)}
+            assert list(whole.items()) == list(game.view(state, seat).items()), "own_view differs"
+
     def check_over(self, state: Any, log: list[dict[str, Any]]) -> None:
         game = self.game
         assert state.active == frozenset(), "a finished game has active seats"
         for seat in range(self.players):
             assert game.legal_actions(state, seat) == ()
+        self.check_own_views(state)
         result = game.result(state)
         assert json_round_trip(result) == result, "result is not JSON-safe"
         self.check_returns(state, result)

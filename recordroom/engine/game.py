@@ -41,7 +41,16 @@ name (docs/adding-a-game.md)::
     game.senses(view, hear, look)       # what a bot at the table hears and sees (games with music)
     game.refresh_agent_kinds()          # offers agent kinds read from the environment again
 
-matching :class:`Editions`, :class:`Listening` and :class:`RefreshingAgents`. One more serves
+matching :class:`Editions`, :class:`Listening` and :class:`RefreshingAgents`. The server also
+tells every change to every seat, and a game whose seats see the table plus a few things of their
+own may say what those are::
+
+    game.own_view(state, seat)          # the keys view(state, seat) adds to view(state, None)
+
+so that ``view(state, seat) == {**view(state, None), **own_view(state, seat)}``, in that order of
+keys, and every other key's value is the public view's. A game that offers it matches
+:class:`OwnViews`; the server then writes the public part of a change once for all its seats.
+One more serves
 whoever steps many games and already knows each action is legal (:mod:`recordroom.rl.vector`)::
 
     game.apply_handed(state, seat, action, legal)   # apply, without checking the action again
@@ -220,6 +229,17 @@ class Listening(Protocol):
         """What a bot with this view senses: ``hear(turn)`` gives the audio features of that
         turn's song (None without audio), ``look(sleeve_id)`` a sleeve's visual features (None
         for a sleeve the runner does not have)."""
+        ...
+
+
+@runtime_checkable
+class OwnViews(Protocol):
+    """A game whose seat views are the public view with a few keys of the seat's own added at its
+    end (optional; see the module docstring)."""
+
+    def own_view(self, state: Any, seat: Seat) -> JSONDict:
+        """The keys (and their values) that ``view(state, seat)`` adds after those of
+        ``view(state, None)``; every key of the public view keeps its public value."""
         ...
 
 

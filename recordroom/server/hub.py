@@ -502,7 +502,7 @@ class Hub:
         task.add_done_callback(self._deciding.discard)
 
     async def _forced_move(self, room: Room, seat: Seat) -> None:
-        legal = room.seat_view(seat)[1]
+        legal = room.seat_legal(seat)
         try:
             await room.act(seat, legal[0], None)
         except ServerError as error:
@@ -578,12 +578,12 @@ class Hub:
             # A listening bot hears the song and sees the sleeves, like anyone at the table.
             senses = await asyncio.to_thread(self.senses.for_view, room.game, room.music, view)
             view = {**view, "senses": senses}
-            if room.status != "playing" or room.seat_view(seat)[1] != legal:
+            if room.status != "playing" or room.seat_legal(seat) != legal:
                 return True  # the table moved on while the bot listened
         # A searching bot thinks for a while: keep the event loop free meanwhile.
         action = await asyncio.to_thread(self.agent(room, seat).choose, view, legal)
         due = room.undecided_seats() if timer else room.bot_seats_to_move()
-        if seat not in due or room.seat_view(seat)[1] != legal:
+        if seat not in due or room.seat_legal(seat) != legal:
             return True  # the table moved on while the bot thought
         try:
             await room.act(seat, action, None)

@@ -30,12 +30,12 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar, cast
 
 import orjson
 
 from recordroom.engine.errors import BadOptions, RulesError
-from recordroom.engine.game import Action, Game, JSONDict, Seat
+from recordroom.engine.game import Action, Game, JSONDict, OwnViews, Seat
 from recordroom.engine.playout import replay
 from recordroom.server.codes import new_token
 from recordroom.server.errors import ServerError
@@ -178,6 +178,12 @@ class Room:
     _seen: dict[Seat | None, tuple[JSONDict | None, tuple[Action, ...]]] = field(
         default_factory=dict
     )
+    _seen_legal: dict[Seat, tuple[Action, ...]] = field(default_factory=dict)
+    """The legal actions of the state of ``_views_of``, by seat (asked without the view)."""
+    _public_json: bytes | None = None
+    """The public view of the state of ``_views_of`` as JSON, once a change wrote it."""
+    _offers_own_views: bool | None = None
+    """Whether the game offers ``own_view`` (looked at once)."""
 
     # -- building ---------------------------------------------------------------------------
 
@@ -792,17 +798,24 @@ class Room:
         if self.state is not self._views_of:
             self._views_of = self.state
             self._seen = {}
+            self._seen_legal = {}
+            self._public_json = None
         return self._seen
+
+    def seat_legal(self, seat: Seat) -> tuple[Action, ...]:
+        """A seat's legal actions now, without its view (computed once per state)."""
+        self._views()
+        legal = self._seen_legal.get(seat)
+        if legal is None:
+            legal = self._seen_legal[seat] = self.game.legal_actions(self.state, seat)
+        return legal
 
     def seat_view(self, seat: Seat) -> tuple[JSONDict, tuple[Action, ...]]:
         """A seat's view and legal actions now (computed once per state; read, never change)."""
         seen = self._views()
         known = seen.get(seat)
         if known is None:
-            known = seen[seat] = (
-                self.game.view(self.state, seat),
-                self.game.legal_actions(self.state, seat),
-            )
+            known = seen[seat] = (self.game.view(self.state, seat), self.seat_legal(seat))
         return known  # type: ignore[return-value]
 
     def table_view(self) -> JSONDict | None:
@@ -857,6 +870,20 @@ class Room:
             timer = {"seconds": self.timer_seconds, "remaining": round(left, 1)}
         return self.version, self.status, self.result, listening, opens_in, timer
 
+    def _own_views(self) -> bool:
+        """Whether a seat's message may be written from the public view's JSON and the seat's
+        own part (a started game that offers ``own_view``)."""
+        if self._offers_own_views is None:
+            self._offers_own_views = isinstance(self.game, OwnViews)
+        return self._offers_own_views and self.state is not None
+
+    def public_json(self) -> bytes:
+        """The public view now as JSON (written once per state)."""
+        self._views()
+        if self._public_json is None:
+            self._public_json = _json(self.table_view())
+        return self._public_json
+
     def _view_and_legal(self, seat: Seat | None) -> tuple[JSONDict | None, tuple[Action, ...]]:
         if self.state is None:
             return None, ()
@@ -891,23 +918,30 @@ class Room:
         self.forget_hang_ups()  # this change tells of the phones that hung up too
         if self.state is not None:
             for seat in range(len(self.seats)):
-                legal = self.seat_view(seat)[1]
+                legal = self.seat_legal(seat)
                 if self._seat_legal[seat] != legal:
                     self._seat_legal[seat] = legal
                     self._seat_changed_at[seat] = self.version
             if self.leads_with_music:
                 self._track_turn(self.table_view())
         # Each distinct receiver (role and seat) gets its message built and serialised once;
-        # the table and every spectator of a seat share the text.
+        # the table and every spectator of a seat share the text. A game whose seats see the
+        # table plus their own part has the public part written once for all (_Texts).
         seats = self.seats_json()
         moment = self._moment()
         texts: dict[tuple[Role, Seat | None], str] = {}
+        pieces: _Texts | None = None
         for client in list(self.clients):
             key = (client.role, client.seat)
             text = texts.get(key)
             if text is None:
-                message = self.message_for(client.role, client.seat, seats, moment)
-                text = texts[key] = _dumps(message)
+                if self._own_views():
+                    if pieces is None:
+                        pieces = _Texts(self, seats, moment)
+                    text = pieces.text(client.role, client.seat)
+                else:
+                    text = _dumps(self.message_for(client.role, client.seat, seats, moment))
+                texts[key] = text
             client.send_text(text)
         if self.on_change is not None:
             self.on_change(self)
@@ -970,15 +1004,89 @@ def _may_be_news(error: ServerError) -> bool:
     return error.status == 409 or error.code == ErrorCode.SEAT_NOT_FOUND
 
 
-def _dumps(message: JSONDict) -> str:
-    """A message as compact JSON text, with orjson.
+def _json(value: Any) -> bytes:
+    """A value as compact JSON, with orjson.
 
     Its fast path takes string keys only; a view with other keys (numbers) takes the slower one.
     """
     try:
-        return orjson.dumps(message).decode()
+        return orjson.dumps(value)
     except TypeError:
-        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
+def _dumps(message: JSONDict) -> str:
+    """A message as compact JSON text (see :func:`_json`)."""
+    return _json(message).decode()
+
+
+class _Texts:
+    """The state messages of one change of a started game that offers ``own_view``, written from
+    pieces: the public view's JSON (once per state), a seat's own part, and what every message
+    of the change shares (its head, the seats, the result, the listening and the clocks).
+
+    Each text is laid out as :meth:`Room.message_for` builds the message, so it is the very
+    text ``_dumps`` would write of it (the tests compare them); the public part of the change,
+    about nine tenths of each message, is written once for all its receivers.
+    """
+
+    def __init__(self, room: Room, seats: list[JSONDict], moment: _Moment) -> None:
+        version, status, result, listening, opens_in, timer = moment
+        self.room = room
+        self.own_view = cast(OwnViews, room.game).own_view
+        self.listening = listening
+        self.public = room.public_json()
+        self.public_open = self.public[:-1] + b","
+        """The public view's text without its closing brace, for a seat's own keys to follow."""
+        self.head = _json({"type": "state", "version": version, "status": status})[:-1]
+        self.middle = b',"seats":' + _json(seats) + b',"result":' + _json(result) + b',"music":'
+        clocks = {"listening": listening, "opens_in": opens_in, "timer": timer}
+        self.end = b"," + _json(clocks)[1:]
+
+    def text(self, role: Role, seat: Seat | None) -> str:
+        """The text of the message for one receiver."""
+        room = self.room
+        if seat is None:  # the table and spectators: the public view, and the music
+            view: tuple[bytes, ...] = (self.public,)
+            legal = b"[]"
+        else:
+            own = _json(self.own_view(room.state, seat))
+            if own == b"{}":
+                view = (self.public,)
+            elif self.public == b"{}":
+                view = (own,)
+            else:
+                view = (self.public_open, own[1:])
+            legal = b"[]" if self.listening else _json(list(room.seat_legal(seat)))
+        if role == "seat":
+            music = b"null"
+        else:
+            music = _json(
+                room.music_message(
+                    room.seat_view(seat)[0] if seat is not None else room.table_view()
+                )
+            )
+        return b"".join(
+            (
+                self.head,
+                _ROLES[role],
+                b',"seat":',
+                _json(seat),
+                b',"view":',
+                *view,
+                b',"legal_actions":',
+                legal,
+                self.middle,
+                music,
+                self.end,
+            )
+        ).decode()
+
+
+_ROLES: dict[str, bytes] = {
+    role: b',"role":' + _json(role) for role in ("seat", "host", "spectator")
+}
+"""A message's role, as its text writes it."""
 
 
 NEXT_GAME = "next_game"

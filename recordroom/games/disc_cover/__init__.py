@@ -58,12 +58,14 @@ class DiscCover:
 
     def view(self, state: DiscCoverState, seat: int | None) -> dict[str, Any]:
         """What that seat (or the table, for None) may see."""
-        players = state.setup.players
-        if seat is not None and (
-            not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players
-        ):
-            raise NotYourTurn(f"disc-cover: no seat {seat!r} in this {players}-player game")
+        if seat is not None:
+            _check_seat(state, seat)
         return views.view(state, seat)
+
+    def own_view(self, state: DiscCoverState, seat: int) -> dict[str, Any]:
+        """What a seat sees besides the table: its seat, its pending vote (and points)."""
+        _check_seat(state, seat)
+        return views.own(state, seat)
 
     def is_over(self, state: DiscCoverState) -> bool:
         """True once the mosaic holds nine sleeves."""
@@ -155,6 +157,13 @@ class DiscCover:
         raise KeyError(
             f"Disc Cover has no {kind!r} agent; it has {', '.join(self.info.agent_kinds)}"
         )
+
+
+def _check_seat(state: DiscCoverState, seat: int) -> None:
+    """``NotYourTurn`` for a seat the game does not have."""
+    players = state.setup.players
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+        raise NotYourTurn(f"disc-cover: no seat {seat!r} in this {players}-player game")
 
 
 GAME = DiscCover()

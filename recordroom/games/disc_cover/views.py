@@ -126,11 +126,17 @@ def view(state: DiscCoverState, seat: int | None) -> dict[str, Any]:
                 del _TABLES[next(iter(_TABLES))]
         out = dict(table)
     if seat is not None:
-        out["seat"] = seat
-        vote = state.pending[seat]
-        out["my_vote"] = vote if vote != NO_VOTE else None
-        if state.setup.competitive:
-            out["my_points"] = state.points[seat]
+        out.update(own(state, seat))
+    return out
+
+
+def own(state: DiscCoverState, seat: int) -> dict[str, Any]:
+    """What a seat's view adds to the table's: its seat, its own pending vote and, competitive,
+    its points."""
+    vote = state.pending[seat]
+    out: dict[str, Any] = {"seat": seat, "my_vote": vote if vote != NO_VOTE else None}
+    if state.setup.competitive:
+        out["my_points"] = state.points[seat]
     return out
 
 
