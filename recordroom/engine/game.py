@@ -50,8 +50,8 @@ own may say what those are::
 so that ``view(state, seat) == {**view(state, None), **own_view(state, seat)}``, in that order of
 keys, and every other key's value is the public view's. A game that offers it matches
 :class:`OwnViews`; the server then writes the public part of a change once for all its seats.
-One more serves
-whoever steps many games and already knows each action is legal (:mod:`recordroom.rl.vector`)::
+One more serves whoever steps many games and already knows each action is legal
+(:mod:`recordroom.rl.vector`)::
 
     game.apply_handed(state, seat, action, legal)   # apply, without checking the action again
     game.legal_handed(state, seat)                  # legal_actions, not remembered for apply
