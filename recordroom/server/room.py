@@ -1061,11 +1061,7 @@ class _Texts:
         if role == "seat":
             music = b"null"
         else:
-            music = _json(
-                room.music_message(
-                    room.seat_view(seat)[0] if seat is not None else room.table_view()
-                )
-            )
+            music = _json(room.music_message(room._view_and_legal(seat)[0]))
         return b"".join(
             (
                 self.head,
